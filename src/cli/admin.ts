@@ -1,0 +1,39 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/client.ts';
+import { createUserWithToken } from '../modules/users/user.service.ts';
+
+/**
+ * Instance administration without the HTTP server:
+ *   npm run admin -- create-user --email ada@example.com --name "Ada Lovelace"
+ * prints { "user": …, "token": … } as JSON. Works on DATABASE_URL at any time, and on the embedded
+ * database while the server is stopped (PGlite allows one process per data directory).
+ */
+const USAGE = 'Usage: npm run admin -- create-user --email <email> --name <display name>';
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { email: { type: 'string' }, name: { type: 'string' } },
+});
+
+if (positionals[0] !== 'create-user' || !values.email || !values.name) {
+  console.error(USAGE);
+  process.exit(2);
+}
+
+const config = loadConfig();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+try {
+  await database.migrate();
+  const { user, token } = await createUserWithToken(database.prisma, { email: values.email, displayName: values.name });
+  const output = {
+    user: { object: 'user', id: user.id, displayName: user.displayName, email: user.email, urls: { location: `${config.apiUrl}/users/${user.id}` } },
+    token,
+  };
+  console.log(JSON.stringify(output, null, 2));
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  await database.close();
+}

@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import { applyMigrations, pgliteSession, pgSession } from './migrate.ts';
+
+export type Db = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: 'pglite' | 'postgres';
+  /** Applies pending migrations (under an advisory lock: safe with several instances starting at once). */
+  migrate(): Promise<string[]>;
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… for a real server; otherwise embedded PGlite. */
+  databaseUrl?: string;
+  /** PGlite data directory; `memory://` (or undefined with `inMemory`) keeps everything in memory. */
+  dataDir?: string;
+  /** Called with every SQL statement Prisma sends (tests count them to catch N+1 queries). */
+  onQuery?: (sql: string) => void;
+}
+
+function createPrisma(adapter: SqlDriverAdapterFactory, onQuery?: (sql: string) => void): PrismaClient {
+  if (!onQuery) return new PrismaClient({ adapter });
+  const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  prisma.$on('query', (event: { query: string }) => onQuery(event.query));
+  return prisma;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.onQuery) : openPglite(options.dataDir, options.onQuery);
+}
+
+async function openPglite(dataDir: string | undefined, onQuery?: (sql: string) => void): Promise<Database> {
+  // PGlite is PostgreSQL compiled to WASM, in-process: one process owns the data directory at a time.
+  if (dataDir && !dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir ?? 'memory://');
+  const prisma = createPrisma(new PrismaPGlite(pglite), onQuery);
+  return {
+    prisma,
+    kind: 'pglite',
+    migrate: () => applyMigrations(pgliteSession(pglite)),
+    ping: async () => {
+      try {
+        await pglite.query('SELECT 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(databaseUrl: string, onQuery?: (sql: string) => void): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const prisma = createPrisma(new PrismaPg(pool), onQuery);
+  return {
+    prisma,
+    kind: 'postgres',
+    migrate: async () => {
+      // Migrations need one session for the advisory lock and their transactions: a dedicated client.
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        return await applyMigrations(pgSession(client));
+      } finally {
+        await client.end();
+      }
+    },
+    ping: async () => {
+      try {
+        await pool.query('SELECT 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

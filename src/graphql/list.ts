@@ -1,0 +1,30 @@
+import type { ObjectRef } from '@pothos/core';
+import { builder } from './builder.ts';
+
+/**
+ * The documented list envelope `{ items, count, next: { page } }`, one object type per item type
+ * (e.g. `MemberList`). `next` is only present when more items remain.
+ */
+export const ListNextRef = builder.objectRef<{ page: string }>('ListNext').implement({
+  description: 'Where the following page starts: pass `page` back to get it',
+  fields: (t) => ({ page: t.exposeString('page') }),
+});
+
+export function listType<T>(name: string, item: ObjectRef<any, T>, description?: string) {
+  return builder.objectRef<{ items: T[]; count: number; next?: { page: string } }>(`${name}List`).implement({
+    description: description ?? `A page of ${name} items`,
+    fields: (t) => ({
+      items: t.field({ type: [item], resolve: (page) => page.items }),
+      count: t.exposeInt('count', { description: 'Total number of items matching the filters' }),
+      next: t.field({ type: ListNextRef, nullable: true, resolve: (page) => page.next ?? null }),
+    }),
+  });
+}
+
+/** `page` and `limit`, accepted by every list field (root fields and graph fields alike). */
+export const listArgs = builder.args((t) => ({
+  page: t.string({ description: 'Cursor of the page to return (from `next.page`)' }),
+  limit: t.int({ description: 'Maximum number of items to return (1..1000, default 50)' }),
+}));
+
+export const OrderEnum = builder.enumType('Order', { values: ['asc', 'desc'] as const });

@@ -1,0 +1,24 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from './builder.ts';
+import './scalars.ts';
+import '../modules/users/user.schema.ts';
+import '../modules/organizations/organization.schema.ts';
+import '../modules/members/member.schema.ts';
+import '../modules/teams/team.schema.ts';
+import '../modules/organizations/organization.graph.ts';
+import { userRoutes } from '../modules/users/user.rest.ts';
+import { organizationRoutes } from '../modules/organizations/organization.rest.ts';
+import { memberRoutes } from '../modules/members/member.rest.ts';
+import { teamRoutes } from '../modules/teams/team.rest.ts';
+import type { RouteTable } from '../rest/route-table.ts';
+
+/** The whole schema: every domain module registers its types and root fields on the builder. */
+export const schema = builder.toSchema({ sortSchema: true });
+
+/** Every REST route, from the modules' route tables. */
+export const restRoutes: RouteTable = { ...userRoutes, ...organizationRoutes, ...memberRoutes, ...teamRoutes };
+
+/** The committed schema.graphql: generated, sorted. */
+export function printedSchema(): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

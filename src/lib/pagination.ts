@@ -1,0 +1,113 @@
+import { BadRequestError } from '../graphql/errors.ts';
+import { checkRange } from './validate.ts';
+
+/**
+ * Keyset pagination. Lists are ordered by a unique tuple of columns (the last one an ID, as tie-breaker);
+ * the `page` cursor is the opaque encoding of the last row's tuple, and the next page is "rows strictly
+ * after that tuple". Rows inserted between two requests therefore never shift a page: nothing is
+ * skipped or repeated, unlike OFFSET pagination.
+ */
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 1000;
+
+export interface SortKey {
+  field: string;
+  direction: 'asc' | 'desc';
+  type?: 'string' | 'date';
+}
+
+export interface ListArgs {
+  page?: string | null;
+  limit?: number | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  count: number;
+  next?: { page: string };
+}
+
+type Where = Record<string, unknown>;
+
+export function resolveLimit(limit: number | null | undefined): number {
+  if (limit === undefined || limit === null) return DEFAULT_LIMIT;
+  checkRange('limit', limit, 1, MAX_LIMIT);
+  return limit;
+}
+
+export function encodeCursor(values: unknown[]): string {
+  return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+export function decodeCursor(page: string, keys: SortKey[]): unknown[] {
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+  } catch {
+    values = null;
+  }
+  if (!Array.isArray(values) || values.length !== keys.length || values.some((v) => typeof v !== 'string')) {
+    throw new BadRequestError('Invalid "page": not a cursor returned by this list');
+  }
+  return values.map((v, i) => {
+    if (keys[i].type !== 'date') return v;
+    const date = new Date(v as string);
+    if (Number.isNaN(date.getTime())) throw new BadRequestError('Invalid "page": not a cursor returned by this list');
+    return date;
+  });
+}
+
+/** Prisma filter for "rows strictly after `values` in the order given by `keys`". */
+export function afterCursorWhere(keys: SortKey[], values: unknown[]): Where {
+  const alternatives: Where[] = keys.map((key, i) => {
+    const clause: Where = {};
+    for (let j = 0; j < i; j++) clause[keys[j].field] = values[j];
+    clause[key.field] = { [key.direction === 'asc' ? 'gt' : 'lt']: values[i] };
+    return clause;
+  });
+  return { OR: alternatives };
+}
+
+export function orderByKeys(keys: SortKey[]): Record<string, 'asc' | 'desc'>[] {
+  return keys.map((k) => ({ [k.field]: k.direction }));
+}
+
+function cursorOf(row: Record<string, unknown>, keys: SortKey[]): string {
+  return encodeCursor(
+    keys.map((k) => {
+      const value = row[k.field];
+      return value instanceof Date ? value.toISOString() : String(value);
+    }),
+  );
+}
+
+/**
+ * Runs one page query (limit + 1 rows, to know whether more remain) and one count query.
+ * `findMany` receives the complete Prisma arguments; `count` the filter alone.
+ */
+export async function paginate<T extends Record<string, unknown>>(options: {
+  args: ListArgs;
+  keys: SortKey[];
+  where: Where;
+  findMany: (query: { where: Where; orderBy: Record<string, 'asc' | 'desc'>[]; take: number }) => Promise<T[]>;
+  count: (query: { where: Where }) => Promise<number>;
+}): Promise<Page<T>> {
+  const { keys, where } = options;
+  const limit = resolveLimit(options.args.limit);
+  const pageWhere = options.args.page
+    ? { AND: [where, afterCursorWhere(keys, decodeCursor(options.args.page, keys))] }
+    : where;
+  const [rows, count] = await Promise.all([
+    options.findMany({ where: pageWhere, orderBy: orderByKeys(keys), take: limit + 1 }),
+    options.count({ where }),
+  ]);
+  return toPage(rows, count, limit, keys);
+}
+
+/** Builds the envelope from `limit + 1` fetched rows. */
+export function toPage<T extends Record<string, unknown>>(rows: T[], count: number, limit: number, keys: SortKey[]): Page<T> {
+  const items = rows.slice(0, limit);
+  const page: Page<T> = { items, count };
+  if (rows.length > limit) page.next = { page: cursorOf(items[items.length - 1], keys) };
+  return page;
+}

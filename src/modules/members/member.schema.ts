@@ -1,0 +1,98 @@
+import { builder } from '../../graphql/builder.ts';
+import { RoleEnum } from '../../graphql/enums.ts';
+import { listArgs, listType, OrderEnum } from '../../graphql/list.ts';
+import { restNull } from '../../graphql/rest-fields.ts';
+import {
+  getMember,
+  listMembers,
+  pingOrganization,
+  removeMember,
+  setMemberSso,
+  updateMemberRole,
+} from './member.service.ts';
+import { UserRef } from '../users/user.schema.ts';
+
+export const MemberSortEnum = builder.enumType('MemberSort', {
+  description: 'joinedAt (default) or lastSeenAt (lists only members seen at least once)',
+  values: ['joinedAt', 'lastSeenAt'] as const,
+});
+
+export const MemberRef = builder.prismaObject('Member', {
+  description: 'Membership of a user in an organization',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'member' }),
+    id: t.exposeID('userId', { description: 'ID of the member: the ID of the user' }),
+    role: t.expose('role', { type: RoleEnum, nullable: true, description: 'null for guests', extensions: restNull }),
+    user: t.relation('user', { type: UserRef }),
+    disabled: t.exposeBoolean('disabled'),
+    joinedAt: t.expose('joinedAt', { type: 'DateTime' }),
+    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', nullable: true }),
+    sso: t.exposeBoolean('sso', { description: 'Whether the member signs in through SSO' }),
+    spaces: t.relationCount('spaceGrants', { description: 'Number of spaces shared with the member' }),
+    teams: t.relationCount('teams', { description: 'Number of teams the member belongs to' }),
+  }),
+});
+
+export const MemberList = listType('Member', MemberRef);
+
+/** Arguments of every members list (root field and `Organization.members`). */
+export const memberListArgs = builder.args((t) => ({
+  ...listArgs,
+  order: t.field({ type: OrderEnum, description: 'Sort direction (default desc)' }),
+  role: t.field({ type: RoleEnum, description: 'Only members with this role' }),
+  search: t.string({ description: 'Matches display name and e-mail (case-insensitive)' }),
+  sort: t.field({ type: MemberSortEnum, description: 'Sort field (default joinedAt)' }),
+}));
+
+const memberPath = builder.args((t) => ({
+  organizationId: t.string({ required: true, description: 'ID of the organization' }),
+  userId: t.string({ required: true, description: 'ID of the user' }),
+}));
+const organizationPath = builder.args((t) => ({
+  organizationId: t.string({ required: true, description: 'ID of the organization' }),
+}));
+
+builder.queryFields((t) => ({
+  organizationMembers: t.field({
+    type: MemberList,
+    description: 'Members of an organization',
+    args: { ...organizationPath, ...memberListArgs },
+    resolve: (_root, { organizationId, ...filter }, ctx) => listMembers(ctx, organizationId, filter),
+  }),
+  organizationMember: t.field({
+    type: MemberRef,
+    description: 'One member of an organization',
+    args: memberPath,
+    resolve: (_root, args, ctx) => getMember(ctx, args.organizationId, args.userId),
+  }),
+}));
+
+const PingResult = builder.simpleObject('OrganizationPingResult', {
+  fields: (t) => ({ serviceVisitorClaims: t.string({ description: 'Signed JWT of the member claims' }) }),
+});
+
+builder.mutationFields((t) => ({
+  updateOrganizationMember: t.field({
+    type: MemberRef,
+    description: "Change a member's role (admins only); null makes the member a guest",
+    args: { ...memberPath, role: t.arg({ type: RoleEnum, description: 'New role, or null for guest' }) },
+    resolve: (_root, args, ctx) => updateMemberRole(ctx, args.organizationId, args.userId, args.role),
+  }),
+  removeOrganizationMember: t.boolean({
+    description: 'Remove a member from the organization (admins, or the member themselves)',
+    args: memberPath,
+    resolve: (_root, args, ctx) => removeMember(ctx, args.organizationId, args.userId),
+  }),
+  pingOrganization: t.field({
+    type: PingResult,
+    description: "Update the caller's last-seen time in the organization",
+    args: organizationPath,
+    resolve: (_root, args, ctx) => pingOrganization(ctx, args.organizationId),
+  }),
+  setOrganizationMemberSso: t.field({
+    type: MemberRef,
+    description: 'Mark a member as an SSO member (admins only)',
+    args: memberPath,
+    resolve: (_root, args, ctx) => setMemberSso(ctx, args.organizationId, args.userId),
+  }),
+}));

@@ -1,0 +1,140 @@
+import { SignJWT } from 'jose';
+import type { Member, Prisma, Role } from '../../generated/prisma/client.ts';
+import type { Context } from '../../graphql/context.ts';
+import { viewerOf } from '../../graphql/context.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
+import { instanceSecret } from '../../lib/instance-secrets.ts';
+import { paginate, type ListArgs, type SortKey } from '../../lib/pagination.ts';
+import { checkLength } from '../../lib/validate.ts';
+import { organizationForMember } from '../organizations/organization.access.ts';
+import { canChangeMemberRole, canRemoveMember, canSetMemberSso } from './member.policy.ts';
+
+export type MemberSort = 'joinedAt' | 'lastSeenAt';
+
+export interface MemberListFilter extends ListArgs {
+  order?: 'asc' | 'desc' | null;
+  role?: Role | null;
+  search?: string | null;
+  sort?: MemberSort | null;
+}
+
+/** Sort keys for the members list; `userId` breaks ties so the keyset is unique. */
+export function memberSortKeys(filter: MemberListFilter): SortKey[] {
+  const direction = filter.order ?? 'desc';
+  return [
+    { field: filter.sort ?? 'joinedAt', direction, type: 'date' },
+    { field: 'userId', direction },
+  ];
+}
+
+/** Prisma filter for the members list of one organization (also used by the graph field). */
+export function memberListWhere(organizationId: string, filter: MemberListFilter): Prisma.MemberWhereInput {
+  checkLength('search', filter.search, 0, 512);
+  const where: Prisma.MemberWhereInput = { organizationId };
+  if (filter.role) where.role = filter.role;
+  // Sorting by last-seen lists only members who have been seen at least once.
+  if (filter.sort === 'lastSeenAt') where.lastSeenAt = { not: null };
+  const search = filter.search?.trim();
+  if (search) {
+    where.user = {
+      OR: [
+        { displayName: { contains: search, mode: 'insensitive' } },
+        { email: { contains: search, mode: 'insensitive' } },
+      ],
+    };
+  }
+  return where;
+}
+
+export async function listMembers(ctx: Context, organizationId: string, filter: MemberListFilter) {
+  await organizationForMember(ctx, organizationId);
+  return paginate({
+    args: filter,
+    keys: memberSortKeys(filter),
+    where: memberListWhere(organizationId, filter),
+    findMany: (q) => ctx.db.member.findMany(q as Prisma.MemberFindManyArgs),
+    count: (q) => ctx.db.member.count(q as Prisma.MemberCountArgs),
+  });
+}
+
+/** A member of an organization the caller belongs to (404 for unknown users and non-members alike). */
+export async function getMember(ctx: Context, organizationId: string, userId: string): Promise<Member> {
+  await organizationForMember(ctx, organizationId);
+  const member = await ctx.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+  if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
+  return member;
+}
+
+/** Keeps the invariant "an organization always has an admin" inside the caller's transaction. */
+async function assertAnotherAdminRemains(tx: Prisma.TransactionClient, organizationId: string, userId: string) {
+  const others = await tx.member.count({
+    where: { organizationId, role: 'admin', disabled: false, userId: { not: userId } },
+  });
+  if (others === 0) throw new ConflictError('The organization must keep at least one admin');
+}
+
+export async function updateMemberRole(ctx: Context, organizationId: string, userId: string, role: Role | null | undefined) {
+  const { membership } = await organizationForMember(ctx, organizationId);
+  const target = await getMember(ctx, organizationId, userId);
+  if (!canChangeMemberRole(membership)) throw new ForbiddenError('Only organization admins can change roles');
+  if (role === undefined) return target; // nothing to change
+  return ctx.db.$transaction(async (tx) => {
+    if (target.role === 'admin' && role !== 'admin') await assertAnotherAdminRemains(tx, organizationId, userId);
+    return tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { role } });
+  });
+}
+
+export async function removeMember(ctx: Context, organizationId: string, userId: string): Promise<boolean> {
+  const viewer = viewerOf(ctx);
+  const { membership } = await organizationForMember(ctx, organizationId);
+  const target = await getMember(ctx, organizationId, userId);
+  if (!canRemoveMember(membership, viewer.user.id, target)) {
+    throw new ForbiddenError('Only organization admins can remove other members');
+  }
+  await ctx.db.$transaction(async (tx) => {
+    if (target.role === 'admin') await assertAnotherAdminRemains(tx, organizationId, userId);
+    // Team memberships and space grants go with the membership (ON DELETE CASCADE).
+    await tx.member.delete({ where: { organizationId_userId: { organizationId, userId } } });
+  });
+  return true;
+}
+
+export async function setMemberSso(ctx: Context, organizationId: string, userId: string): Promise<Member> {
+  const { membership } = await organizationForMember(ctx, organizationId);
+  await getMember(ctx, organizationId, userId);
+  if (!canSetMemberSso(membership)) throw new ForbiddenError('Only organization admins can set SSO members');
+  return ctx.db.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { sso: true } });
+}
+
+const CLAIMS_TTL_SECONDS = 60 * 60;
+
+/**
+ * Records that the caller is active in the organization and returns `serviceVisitorClaims`: a signed
+ * JWT (HS256, instance key, 1 hour) stating who the member is, for services that trust this server.
+ */
+export async function pingOrganization(ctx: Context, organizationId: string): Promise<{ serviceVisitorClaims: string }> {
+  const viewer = viewerOf(ctx);
+  const { membership } = await organizationForMember(ctx, organizationId);
+  const now = ctx.clock.now();
+  await ctx.db.member.update({
+    where: { organizationId_userId: { organizationId, userId: viewer.user.id } },
+    data: { lastSeenAt: now },
+  });
+  const key = await instanceSecret(ctx.db, 'service-visitor-claims');
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  const serviceVisitorClaims = await new SignJWT({
+    organization: organizationId,
+    role: membership.role,
+    email: viewer.user.email,
+    name: viewer.user.displayName,
+    sso: membership.sso,
+  })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(viewer.user.id)
+    .setIssuer(ctx.config.publicUrl)
+    .setAudience(organizationId)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + CLAIMS_TTL_SECONDS)
+    .sign(key);
+  return { serviceVisitorClaims };
+}

@@ -1,0 +1,33 @@
+import type { Member, Organization } from '../../generated/prisma/client.ts';
+import type { Context } from '../../graphql/context.ts';
+import { ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
+import { canAdministerOrganization, canReadOrganization } from './organization.policy.ts';
+
+export interface OrganizationAccess {
+  organization: Organization;
+  membership: Member;
+}
+
+/**
+ * Loads an organization the caller belongs to. Non-members get the same 404 as for an unknown ID, so
+ * nobody outside an organization learns that it exists.
+ */
+export async function organizationForMember(ctx: Context, organizationId: string): Promise<OrganizationAccess> {
+  const [organization, membership] = await Promise.all([
+    ctx.loaders.organization.load(organizationId),
+    ctx.loaders.viewerMembership.load(organizationId),
+  ]);
+  if (!organization || !membership || !canReadOrganization(membership)) {
+    throw new NotFoundError(`Organization "${organizationId}" not found`);
+  }
+  return { organization, membership };
+}
+
+/** Like `organizationForMember`, then 403 unless the caller is an admin. */
+export async function organizationForAdmin(ctx: Context, organizationId: string): Promise<OrganizationAccess> {
+  const access = await organizationForMember(ctx, organizationId);
+  if (!canAdministerOrganization(access.membership)) {
+    throw new ForbiddenError('Only organization admins can do this');
+  }
+  return access;
+}

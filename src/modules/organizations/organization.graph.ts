@@ -1,0 +1,58 @@
+import { builder } from '../../graphql/builder.ts';
+import type { Context } from '../../graphql/context.ts';
+import { NotFoundError } from '../../graphql/errors.ts';
+import { loadRelationPage } from '../../graphql/relation-page.ts';
+import { graphOnly } from '../../graphql/rest-fields.ts';
+import { memberListArgs, MemberList } from '../members/member.schema.ts';
+import { memberListWhere, memberSortKeys, type MemberListFilter } from '../members/member.service.ts';
+import { loadOrganizationTeamsPage } from '../teams/team.graph.ts';
+import { teamListArgs, TeamList } from '../teams/team.schema.ts';
+import { OrganizationRef } from './organization.schema.ts';
+import { canReadOrganization } from './organization.policy.ts';
+
+/**
+ * Graph navigation from an organization (GraphQL only; REST keeps the documented Organization shape).
+ * An Organization can be reached by non-members (e-mail domain lookup), so each field checks membership.
+ */
+async function assertMember(ctx: Context, organizationId: string) {
+  if (!canReadOrganization(await ctx.loaders.viewerMembership.load(organizationId))) {
+    throw new NotFoundError(`Organization "${organizationId}" not found`);
+  }
+}
+
+builder.prismaObjectFields(OrganizationRef, (t) => ({
+  members: t.field({
+    type: MemberList,
+    description: 'Members of the organization (same arguments as the members list)',
+    args: memberListArgs,
+    extensions: graphOnly,
+    resolve: async (org, args, ctx) => {
+      await assertMember(ctx, org.id);
+      return loadRelationPage<MemberListFilter>(
+        ctx,
+        {
+          name: 'Organization.members',
+          parentModel: 'organization',
+          relation: 'members',
+          keys: memberSortKeys,
+          where: (a) => {
+            const { organizationId: _, ...where } = memberListWhere(org.id, a);
+            return where;
+          },
+        },
+        org.id,
+        args,
+      );
+    },
+  }),
+  teams: t.field({
+    type: TeamList,
+    description: 'Teams of the organization (same arguments as the teams list)',
+    args: teamListArgs,
+    extensions: graphOnly,
+    resolve: async (org, args, ctx) => {
+      await assertMember(ctx, org.id);
+      return loadOrganizationTeamsPage(ctx, org.id, args);
+    },
+  }),
+}));

@@ -1,0 +1,11 @@
+import type { RouteTable } from '../../rest/route-table.ts';
+
+const tags = ['organizations'];
+
+export const organizationRoutes: RouteTable = {
+  'Query.organizations': { method: 'GET', path: '/orgs', tags },
+  'Mutation.createOrganization': { method: 'POST', path: '/orgs', status: 201, tags, addition: "GitBook's createOrganization" },
+  'Query.organization': { method: 'GET', path: '/orgs/{organizationId}', tags },
+  'Mutation.updateOrganization': { method: 'PATCH', path: '/orgs/{organizationId}', tags },
+  'Query.organizationsForEmailDomain': { method: 'GET', path: '/email-domains/{emailDomain}/orgs', tags },
+};

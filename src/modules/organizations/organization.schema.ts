@@ -1,0 +1,149 @@
+import { builder } from '../../graphql/builder.ts';
+import { RoleEnum } from '../../graphql/enums.ts';
+import { listArgs, listType } from '../../graphql/list.ts';
+import { graphOnly, restNull } from '../../graphql/rest-fields.ts';
+import { organizationPermissions, canSeeBilling } from './organization.policy.ts';
+import {
+  createOrganization,
+  listOrganizationsForViewer,
+  organizationsForEmailDomain,
+  updateOrganization,
+} from './organization.service.ts';
+import { organizationForMember } from './organization.access.ts';
+
+const OrganizationUrls = builder.simpleObject('OrganizationUrls', {
+  fields: (t) => ({ location: t.string(), app: t.string(), logo: t.string() }),
+});
+const OrganizationPermissions = builder.simpleObject('OrganizationPermissions', {
+  fields: (t) => ({
+    admin: t.boolean({ description: 'Can manage the organization: settings, members, teams' }),
+    createContent: t.boolean({ description: 'Can create spaces and collections' }),
+  }),
+});
+const OrganizationTrial = builder.simpleObject('OrganizationTrial', {
+  fields: (t) => ({ status: t.string(), endDate: t.field({ type: 'DateTime', nullable: true }), decision: t.string({ nullable: true }) }),
+});
+const OrganizationBilling = builder.simpleObject('OrganizationBilling', {
+  fields: (t) => ({
+    interval: t.string(),
+    endDate: t.field({ type: 'DateTime', nullable: true }),
+    hasPaymentFailed: t.boolean(),
+    isScheduledToCancel: t.boolean(),
+  }),
+});
+const OrganizationBlocked = builder.simpleObject('OrganizationBlocked', { fields: (t) => ({ reason: t.string() }) });
+const DefaultContent = builder.simpleObject('OrganizationDefaultContent', {
+  fields: (t) => ({ type: t.string(), site: t.string() }),
+});
+
+export const OrganizationRef = builder.prismaObject('Organization', {
+  description: 'An organization: owns members, teams, collections, spaces and sites',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'organization' }),
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    emailDomains: t.exposeStringList('emailDomains'),
+    hostname: t.exposeString('hostname', { nullable: true }),
+    type: t.exposeString('type'),
+    useCase: t.exposeString('useCase', { nullable: true }),
+    communityType: t.exposeString('communityType', { nullable: true }),
+    defaultRole: t.expose('defaultRole', { type: RoleEnum, nullable: true, extensions: restNull }),
+    defaultContent: t.field({
+      type: DefaultContent,
+      nullable: true,
+      resolve: (o) => (o.defaultContentSiteId ? { type: 'site', site: o.defaultContentSiteId } : null),
+    }),
+    sso: t.exposeBoolean('sso'),
+    ai: t.exposeBoolean('ai'),
+    inviteLinks: t.exposeBoolean('inviteLinks'),
+    plan: t.exposeString('plan'),
+    billing: t.field({
+      type: OrganizationBilling,
+      nullable: true,
+      description: 'Only shown to members of the organization',
+      resolve: async (o, _args, ctx) =>
+        canSeeBilling(await ctx.loaders.viewerMembership.load(o.id))
+          ? { interval: 'monthly', endDate: null, hasPaymentFailed: false, isScheduledToCancel: false }
+          : null,
+    }),
+    urls: t.field({
+      type: OrganizationUrls,
+      resolve: (o, _args, ctx) => ({
+        location: `${ctx.config.apiUrl}/orgs/${o.id}`,
+        app: `${ctx.config.appUrl}/o/${o.id}/`,
+        logo: o.logoURL ?? `${ctx.config.appUrl}/o/${o.id}/logo.png`,
+      }),
+    }),
+    trial: t.field({ type: OrganizationTrial, resolve: () => ({ status: 'notapplicable', endDate: null, decision: null }) }),
+    customHostname: t.exposeString('customHostname', { nullable: true }),
+    blocked: t.field({
+      type: OrganizationBlocked,
+      nullable: true,
+      resolve: (o) => (o.blockedReason ? { reason: o.blockedReason } : null),
+    }),
+    permissions: t.field({
+      type: OrganizationPermissions,
+      resolve: async (o, _args, ctx) => organizationPermissions(await ctx.loaders.viewerMembership.load(o.id)),
+    }),
+  }),
+});
+
+export const OrganizationList = listType('Organization', OrganizationRef);
+
+builder.queryFields((t) => ({
+  organizations: t.field({
+    type: OrganizationList,
+    description: 'Organizations the authenticated user is a member of',
+    args: listArgs,
+    resolve: (_root, args, ctx) => listOrganizationsForViewer(ctx, args),
+  }),
+  organization: t.field({
+    type: OrganizationRef,
+    description: 'An organization the authenticated user is a member of',
+    args: { organizationId: t.arg.string({ required: true, description: 'ID of the organization' }) },
+    resolve: async (_root, args, ctx) => (await organizationForMember(ctx, args.organizationId)).organization,
+  }),
+  organizationsForEmailDomain: t.field({
+    type: builder.simpleObject('EmailDomainOrganizations', {
+      fields: (f) => ({ organizations: f.field({ type: [OrganizationRef] }) }),
+    }),
+    description: "Organizations that declare this e-mail domain (only for callers whose e-mail is on it)",
+    args: { emailDomain: t.arg.string({ required: true, description: 'E-mail domain, e.g. example.com' }) },
+    resolve: async (_root, args, ctx) => ({ organizations: await organizationsForEmailDomain(ctx, args.emailDomain) }),
+  }),
+}));
+
+const DefaultContentInput = builder.inputType('OrganizationDefaultContentInput', {
+  fields: (t) => ({ type: t.string({ required: true }), site: t.string({ required: true }) }),
+});
+
+builder.mutationFields((t) => ({
+  createOrganization: t.field({
+    type: OrganizationRef,
+    description: 'Create an organization; the caller becomes its admin',
+    args: {
+      title: t.arg.string({ required: true, description: 'Name of the organization (2..255)' }),
+      emailDomains: t.arg.stringList({ description: 'E-mail domains whose users may find and join the organization' }),
+    },
+    resolve: (_root, args, ctx) => createOrganization(ctx, args),
+  }),
+  updateOrganization: t.field({
+    type: OrganizationRef,
+    description: 'Update an organization (admins only)',
+    args: {
+      organizationId: t.arg.string({ required: true, description: 'ID of the organization' }),
+      title: t.arg.string({ description: 'Name (2..255)' }),
+      emailDomains: t.arg.stringList({ description: 'E-mail domains of the organization' }),
+      hostname: t.arg.string({ description: 'Default hostname (3..32)' }),
+      defaultRole: t.arg({ type: RoleEnum, description: 'Role given to new members; null = guest' }),
+      defaultContent: t.arg({ type: DefaultContentInput, description: '`{ type: "site", site }` or null' }),
+      logo: t.arg.string({ description: 'URL of the logo' }),
+      sso: t.arg.boolean({ description: 'Enforce SSO organization-wide' }),
+      ai: t.arg.boolean({ description: 'Enable AI features' }),
+      inviteLinks: t.arg.boolean({ description: 'Enable invite links' }),
+    },
+    resolve: (_root, args, ctx) => updateOrganization(ctx, args),
+  }),
+}));
+

@@ -1,0 +1,139 @@
+import type { Organization, Role } from '../../generated/prisma/client.ts';
+import type { Context } from '../../graphql/context.ts';
+import { viewerOf } from '../../graphql/context.ts';
+import { BadRequestError, ConflictError, isUniqueViolation } from '../../graphql/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { paginate, type ListArgs } from '../../lib/pagination.ts';
+import { checkLength, checkPattern, isDomain, rejectNull } from '../../lib/validate.ts';
+import { organizationForAdmin } from './organization.access.ts';
+
+const TITLE_PATTERN = /^\S(.*\S)?$/s;
+const HOSTNAME_PATTERN = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
+const MAX_EMAIL_DOMAINS = 100;
+
+function checkTitle(title: string | null | undefined) {
+  rejectNull('title', title);
+  checkLength('title', title, 2, 255);
+  checkPattern('title', title, TITLE_PATTERN, 'no leading or trailing white space');
+}
+
+function normalizeEmailDomains(domains: string[] | null | undefined): string[] | undefined {
+  if (domains === undefined) return undefined;
+  rejectNull('emailDomains', domains);
+  if (domains!.length > MAX_EMAIL_DOMAINS) throw new BadRequestError(`Invalid "emailDomains": at most ${MAX_EMAIL_DOMAINS} entries`);
+  const normalized = [...new Set(domains!.map((d) => d.trim().toLowerCase()))];
+  for (const domain of normalized) {
+    if (!isDomain(domain)) throw new BadRequestError(`Invalid "emailDomains": "${domain}" is not a domain name`);
+  }
+  return normalized;
+}
+
+export interface CreateOrganizationInput {
+  title: string;
+  emailDomains?: string[] | null;
+}
+
+/** Creates an organization with the caller as its first admin, in one transaction. */
+export async function createOrganization(ctx: Context, input: CreateOrganizationInput): Promise<Organization> {
+  const viewer = viewerOf(ctx);
+  checkTitle(input.title);
+  const emailDomains = normalizeEmailDomains(input.emailDomains ?? []);
+  const id = newId();
+  const now = ctx.clock.now();
+  const [organization] = await ctx.db.$transaction([
+    ctx.db.organization.create({ data: { id, title: input.title, emailDomains, createdAt: now } }),
+    ctx.db.member.create({ data: { organizationId: id, userId: viewer.user.id, role: 'admin', joinedAt: now } }),
+  ]);
+  return organization;
+}
+
+/** Organizations the caller is a member of, newest membership first. */
+export async function listOrganizationsForViewer(ctx: Context, args: ListArgs) {
+  const viewer = viewerOf(ctx);
+  const page = await paginate({
+    args,
+    keys: [
+      { field: 'joinedAt', direction: 'desc', type: 'date' },
+      { field: 'organizationId', direction: 'desc' },
+    ],
+    where: { userId: viewer.user.id, disabled: false },
+    findMany: (q) => ctx.db.member.findMany({ ...q, include: { organization: true } }),
+    count: (q) => ctx.db.member.count(q),
+  });
+  for (const m of page.items) ctx.loaders.viewerMembership.prime(m.organizationId, m);
+  return { ...page, items: page.items.map((m) => m.organization) };
+}
+
+/** Organizations that declare `emailDomain`, shown only to callers whose own e-mail is on that domain. */
+export async function organizationsForEmailDomain(ctx: Context, emailDomain: string): Promise<Organization[]> {
+  const viewer = viewerOf(ctx);
+  const domain = emailDomain.trim().toLowerCase();
+  if (!isDomain(domain)) throw new BadRequestError(`Invalid "emailDomain": "${emailDomain}" is not a domain name`);
+  const viewerDomain = viewer.user.email.split('@')[1]?.toLowerCase();
+  if (viewerDomain !== domain) return [];
+  return ctx.db.organization.findMany({
+    where: { emailDomains: { has: domain } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    take: 1000,
+  });
+}
+
+export interface UpdateOrganizationInput {
+  organizationId: string;
+  title?: string | null;
+  emailDomains?: string[] | null;
+  hostname?: string | null;
+  defaultRole?: Role | null;
+  defaultContent?: { type: string; site: string } | null;
+  logo?: string | null;
+  sso?: boolean | null;
+  ai?: boolean | null;
+  inviteLinks?: boolean | null;
+}
+
+export async function updateOrganization(ctx: Context, input: UpdateOrganizationInput): Promise<Organization> {
+  const { organization } = await organizationForAdmin(ctx, input.organizationId);
+  checkTitle(input.title);
+  const emailDomains = normalizeEmailDomains(input.emailDomains);
+  if (input.hostname !== undefined && input.hostname !== null) {
+    checkLength('hostname', input.hostname, 3, 32);
+    checkPattern('hostname', input.hostname, HOSTNAME_PATTERN, 'lowercase letters, digits and "-" (not at either end)');
+  }
+  if (input.logo !== undefined && input.logo !== null && !isHttpUrl(input.logo)) {
+    throw new BadRequestError('Invalid "logo": must be an absolute http(s) URL');
+  }
+  for (const flag of ['sso', 'ai', 'inviteLinks'] as const) rejectNull(flag, input[flag]);
+  if (input.defaultContent) {
+    if (input.defaultContent.type !== 'site') throw new BadRequestError('Invalid "defaultContent.type": must be "site"');
+    // Sites are not part of this server yet: no site ID can belong to the organization.
+    throw new BadRequestError(`Invalid "defaultContent.site": no site "${input.defaultContent.site}" in this organization`);
+  }
+  try {
+    return await ctx.db.organization.update({
+      where: { id: organization.id },
+      data: {
+        title: input.title ?? undefined,
+        emailDomains,
+        hostname: input.hostname,
+        defaultRole: input.defaultRole,
+        defaultContentSiteId: input.defaultContent === null ? null : undefined,
+        logoURL: input.logo,
+        sso: input.sso ?? undefined,
+        ai: input.ai ?? undefined,
+        inviteLinks: input.inviteLinks ?? undefined,
+      },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConflictError(`Hostname "${input.hostname}" is already taken`);
+    throw error;
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && value.length <= 2048;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,17 @@
+import type { Role } from '../../generated/prisma/client.ts';
+
+/** Roles from weakest to strongest. A stronger role includes every ability of the weaker ones. */
+export const ROLES: readonly Role[] = ['read', 'comment', 'edit', 'review', 'create', 'admin'];
+
+export function roleRank(role: Role | null | undefined): number {
+  return role ? ROLES.indexOf(role) + 1 : 0; // 0 = guest / no role
+}
+
+export function atLeast(role: Role | null | undefined, minimum: Role): boolean {
+  return roleRank(role) >= roleRank(minimum);
+}
+
+/** The stronger of two levels (used to combine organization, collection and space levels). */
+export function strongest(a: Role | null | undefined, b: Role | null | undefined): Role | null {
+  return roleRank(a) >= roleRank(b) ? (a ?? null) : (b ?? null);
+}

@@ -1,0 +1,162 @@
+import { builder } from '../../graphql/builder.ts';
+import { TeamRoleEnum } from '../../graphql/enums.ts';
+import { listArgs, listType } from '../../graphql/list.ts';
+import { graphOnly } from '../../graphql/rest-fields.ts';
+import { MemberRef } from '../members/member.schema.ts';
+import { loadTeamMembersPage } from './team.graph.ts';
+import {
+  addTeamMember,
+  createTeam,
+  deleteTeam,
+  getTeam,
+  listMemberTeams,
+  listTeamMembers,
+  listTeams,
+  removeTeamMember,
+  renameTeam,
+  updateTeamMembers,
+} from './team.service.ts';
+
+const TeamRoleObject = builder.simpleObject('TeamRoleInfo', {
+  fields: (t) => ({ role: t.field({ type: TeamRoleEnum }) }),
+});
+
+export const TeamRef = builder.prismaObject('Team', {
+  description: 'A reusable group of organization members',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'team' }),
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    members: t.relationCount('members', { description: 'Number of members in the team' }),
+    spaces: t.relationCount('spaceGrants', { description: 'Number of spaces shared with the team' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    memberships: t.field({
+      type: TeamMembershipList,
+      description: 'Members of the team, with their team role',
+      args: listArgs,
+      extensions: graphOnly,
+      resolve: (team, args, ctx) => loadTeamMembersPage(ctx, team.id, args),
+    }),
+  }),
+});
+
+/** Item of `GET /orgs/{o}/teams/{t}/members`: the organization member and their team role. */
+export const TeamMembershipRef = builder.prismaObject('TeamMember', {
+  variant: 'TeamMembership',
+  fields: (t) => ({
+    organization: t.relation('member', { type: MemberRef }),
+    team: t.field({ type: TeamRoleObject, resolve: (tm) => ({ role: tm.role }) }),
+  }),
+});
+
+/** Item of `GET /orgs/{o}/members/{u}/teams`: the team and the member's role in it. */
+export const MemberTeamRef = builder.prismaObject('TeamMember', {
+  variant: 'MemberTeam',
+  fields: (t) => ({
+    team: t.relation('team', { type: TeamRef }),
+    member: t.field({ type: TeamRoleObject, resolve: (tm) => ({ role: tm.role }) }),
+  }),
+});
+
+export const TeamList = listType('Team', TeamRef);
+export const TeamMembershipList = listType('TeamMembership', TeamMembershipRef);
+export const MemberTeamList = listType('MemberTeam', MemberTeamRef);
+
+/** Arguments of every teams list (root field and `Organization.teams`). */
+export const teamListArgs = builder.args((t) => ({
+  ...listArgs,
+  owner: t.string({ description: 'Member ID: only teams this member can manage' }),
+  title: t.string({ description: 'Case-insensitive part of the title' }),
+}));
+
+const organizationPath = builder.args((t) => ({
+  organizationId: t.string({ required: true, description: 'ID of the organization' }),
+}));
+const teamPath = builder.args((t) => ({
+  ...organizationPath,
+  teamId: t.string({ required: true, description: 'ID of the team' }),
+}));
+const userId = builder.args((t) => ({ userId: t.string({ required: true, description: 'ID of the user' }) }));
+
+builder.queryFields((t) => ({
+  organizationTeams: t.field({
+    type: TeamList,
+    description: 'Teams of an organization',
+    args: { ...organizationPath, ...teamListArgs },
+    resolve: (_root, { organizationId, ...filter }, ctx) => listTeams(ctx, organizationId, filter),
+  }),
+  organizationTeam: t.field({
+    type: TeamRef,
+    description: 'One team of an organization',
+    args: teamPath,
+    resolve: (_root, args, ctx) => getTeam(ctx, args.organizationId, args.teamId),
+  }),
+  organizationTeamMembers: t.field({
+    type: TeamMembershipList,
+    description: 'Members of a team',
+    args: { ...teamPath, ...listArgs },
+    resolve: (_root, { organizationId, teamId, ...args }, ctx) => listTeamMembers(ctx, organizationId, teamId, args),
+  }),
+  organizationMemberTeams: t.field({
+    type: MemberTeamList,
+    description: 'Teams a member belongs to',
+    args: {
+      ...organizationPath,
+      ...userId,
+      ...listArgs,
+      title: t.arg.string({ description: 'Case-insensitive part of the team title' }),
+    },
+    resolve: (_root, { organizationId, userId, ...filter }, ctx) => listMemberTeams(ctx, organizationId, userId, filter),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createOrganizationTeam: t.field({
+    type: TeamRef,
+    description: 'Create a team (admins only)',
+    args: {
+      ...organizationPath,
+      title: t.arg.string({ required: true, description: 'Title (1..64)' }),
+      members: t.arg.stringList({ description: 'IDs of organization members to put in the team' }),
+    },
+    resolve: (_root, { organizationId, ...input }, ctx) => createTeam(ctx, organizationId, input),
+  }),
+  updateOrganizationTeam: t.field({
+    type: TeamRef,
+    description: 'Rename a team (admins only)',
+    args: {
+      ...teamPath,
+      title: t.arg.string({ required: true, description: 'Title (1..64)' }),
+    },
+    resolve: (_root, args, ctx) => renameTeam(ctx, args.organizationId, args.teamId, args.title),
+  }),
+  deleteOrganizationTeam: t.boolean({
+    description: 'Delete a team (admins only)',
+    args: teamPath,
+    resolve: (_root, args, ctx) => deleteTeam(ctx, args.organizationId, args.teamId),
+  }),
+  updateOrganizationTeamMembers: t.boolean({
+    description: 'Add and remove team members; a user in both add and remove is removed',
+    args: {
+      ...teamPath,
+      add: t.arg.stringList({ description: 'User IDs or e-mail addresses of members to add' }),
+      remove: t.arg.stringList({ description: 'User IDs or e-mail addresses of members to remove' }),
+      memberships: t.arg({ type: 'JSON', description: 'Map of user ID or e-mail to { role: "owner" | "member" }' }),
+    },
+    resolve: (_root, { organizationId, teamId, ...change }, ctx) => updateTeamMembers(ctx, organizationId, teamId, change),
+  }),
+  addOrganizationTeamMember: t.boolean({
+    description: "Add a member to a team, or update their team role",
+    args: {
+      ...teamPath,
+      ...userId,
+      role: t.arg({ type: TeamRoleEnum, description: 'owner or member (default member)' }),
+    },
+    resolve: (_root, args, ctx) => addTeamMember(ctx, args.organizationId, args.teamId, args.userId, args.role),
+  }),
+  removeOrganizationTeamMember: t.boolean({
+    description: 'Remove a member from a team',
+    args: { ...teamPath, ...userId },
+    resolve: (_root, args, ctx) => removeTeamMember(ctx, args.organizationId, args.teamId, args.userId),
+  }),
+}));

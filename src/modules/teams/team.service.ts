@@ -1,0 +1,253 @@
+import type { Prisma, Team, TeamRole } from '../../generated/prisma/client.ts';
+import type { Context } from '../../graphql/context.ts';
+import { viewerOf } from '../../graphql/context.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { paginate, type ListArgs, type SortKey } from '../../lib/pagination.ts';
+import { checkLength, isEmail, rejectNull } from '../../lib/validate.ts';
+import { organizationForMember, type OrganizationAccess } from '../organizations/organization.access.ts';
+import { canAdministerTeams, canManageTeamMembers } from './team.policy.ts';
+
+export const TEAM_SORT: SortKey[] = [
+  { field: 'title', direction: 'asc' },
+  { field: 'id', direction: 'asc' },
+];
+export const TEAM_MEMBER_SORT: SortKey[] = [
+  { field: 'createdAt', direction: 'asc', type: 'date' },
+  { field: 'userId', direction: 'asc' },
+];
+const MAX_MEMBERS_PER_CALL = 1000;
+
+function checkTitle(title: string | null | undefined) {
+  rejectNull('title', title);
+  checkLength('title', title?.trim(), 1, 64);
+}
+
+async function requireTeamAdmin(ctx: Context, organizationId: string): Promise<OrganizationAccess> {
+  const access = await organizationForMember(ctx, organizationId);
+  if (!canAdministerTeams(access.membership)) throw new ForbiddenError('Only organization admins can manage teams');
+  return access;
+}
+
+async function findTeam(ctx: Context, organizationId: string, teamId: string): Promise<Team> {
+  const team = await ctx.db.team.findFirst({ where: { id: teamId, organizationId } });
+  if (!team) throw new NotFoundError(`Team "${teamId}" not found in this organization`);
+  return team;
+}
+
+/** Resolves user IDs or e-mail addresses to IDs of members of the organization; unknown ones → 400. */
+async function resolveMemberIds(
+  db: Prisma.TransactionClient,
+  organizationId: string,
+  field: string,
+  identifiers: string[],
+): Promise<Map<string, string>> {
+  if (identifiers.length > MAX_MEMBERS_PER_CALL) {
+    throw new BadRequestError(`Invalid "${field}": at most ${MAX_MEMBERS_PER_CALL} entries`);
+  }
+  const emails = identifiers.filter((i) => i.includes('@')).map((e) => e.trim().toLowerCase());
+  const ids = identifiers.filter((i) => !i.includes('@'));
+  for (const email of emails) if (!isEmail(email)) throw new BadRequestError(`Invalid "${field}": "${email}" is not an e-mail address`);
+  const members = await db.member.findMany({
+    where: { organizationId, OR: [{ userId: { in: ids } }, { user: { email: { in: emails } } }] },
+    select: { userId: true, user: { select: { email: true } } },
+  });
+  const byKey = new Map<string, string>();
+  for (const m of members) {
+    byKey.set(m.userId, m.userId);
+    byKey.set(m.user.email, m.userId);
+  }
+  const resolved = new Map<string, string>();
+  for (const identifier of identifiers) {
+    const key = identifier.includes('@') ? identifier.trim().toLowerCase() : identifier;
+    const userId = byKey.get(key);
+    if (!userId) throw new BadRequestError(`Invalid "${field}": "${identifier}" is not a member of this organization`);
+    resolved.set(identifier, userId);
+  }
+  return resolved;
+}
+
+export interface TeamListFilter extends ListArgs {
+  owner?: string | null;
+  title?: string | null;
+}
+
+/**
+ * Filter of the teams list. `owner` keeps the teams that member can manage: all of them when the member
+ * is an organization admin, the teams they own otherwise — expressed as one filter so that the root
+ * list and the batched `Organization.teams` graph field share it.
+ */
+export function teamListWhere(organizationId: string, filter: { title?: string | null; owner?: string | null }): Prisma.TeamWhereInput {
+  checkLength('title', filter.title, 0, 64);
+  const where: Prisma.TeamWhereInput = { organizationId };
+  if (filter.title) where.title = { contains: filter.title, mode: 'insensitive' };
+  if (filter.owner) {
+    where.OR = [
+      { members: { some: { userId: filter.owner, role: 'owner' } } },
+      { organization: { members: { some: { userId: filter.owner, role: 'admin', disabled: false } } } },
+    ];
+  }
+  return where;
+}
+
+export async function listTeams(ctx: Context, organizationId: string, filter: TeamListFilter) {
+  await organizationForMember(ctx, organizationId);
+  return paginate({
+    args: filter,
+    keys: TEAM_SORT,
+    where: teamListWhere(organizationId, filter),
+    findMany: (q) => ctx.db.team.findMany(q as Prisma.TeamFindManyArgs),
+    count: (q) => ctx.db.team.count(q as Prisma.TeamCountArgs),
+  });
+}
+
+export async function getTeam(ctx: Context, organizationId: string, teamId: string): Promise<Team> {
+  await organizationForMember(ctx, organizationId);
+  return findTeam(ctx, organizationId, teamId);
+}
+
+export async function createTeam(ctx: Context, organizationId: string, input: { title: string; members?: string[] | null }) {
+  await requireTeamAdmin(ctx, organizationId);
+  checkTitle(input.title);
+  const id = newId();
+  const now = ctx.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    const memberIds = input.members ? [...new Set((await resolveMemberIds(tx, organizationId, 'members', input.members)).values())] : [];
+    const team = await tx.team.create({ data: { id, organizationId, title: input.title.trim(), createdAt: now } });
+    if (memberIds.length) {
+      await tx.teamMember.createMany({ data: memberIds.map((userId) => ({ teamId: id, organizationId, userId, createdAt: now })) });
+    }
+    return team;
+  });
+}
+
+export async function renameTeam(ctx: Context, organizationId: string, teamId: string, title: string) {
+  await requireTeamAdmin(ctx, organizationId);
+  checkTitle(title);
+  await findTeam(ctx, organizationId, teamId);
+  return ctx.db.team.update({ where: { id: teamId }, data: { title: title.trim() } });
+}
+
+export async function deleteTeam(ctx: Context, organizationId: string, teamId: string): Promise<boolean> {
+  await requireTeamAdmin(ctx, organizationId);
+  await findTeam(ctx, organizationId, teamId);
+  await ctx.db.team.delete({ where: { id: teamId } });
+  return true;
+}
+
+export async function listTeamMembers(ctx: Context, organizationId: string, teamId: string, args: ListArgs) {
+  await organizationForMember(ctx, organizationId);
+  await findTeam(ctx, organizationId, teamId);
+  return paginate({
+    args,
+    keys: TEAM_MEMBER_SORT,
+    where: { teamId },
+    findMany: (q) => ctx.db.teamMember.findMany(q as Prisma.TeamMemberFindManyArgs),
+    count: (q) => ctx.db.teamMember.count(q as Prisma.TeamMemberCountArgs),
+  });
+}
+
+/** Loads the team and checks that the caller may manage its members (admin or team owner). */
+async function teamForMemberManagement(ctx: Context, organizationId: string, teamId: string): Promise<Team> {
+  const viewer = viewerOf(ctx);
+  const { membership } = await organizationForMember(ctx, organizationId);
+  const team = await findTeam(ctx, organizationId, teamId);
+  const own = await ctx.db.teamMember.findUnique({ where: { teamId_userId: { teamId, userId: viewer.user.id } } });
+  if (!canManageTeamMembers(membership, own?.role ?? null)) {
+    throw new ForbiddenError("Only organization admins and the team's owners can manage its members");
+  }
+  return team;
+}
+
+const TEAM_ROLES: readonly TeamRole[] = ['owner', 'member'];
+
+export interface TeamMembersChange {
+  add?: string[] | null;
+  remove?: string[] | null;
+  memberships?: unknown;
+}
+
+function parseMemberships(value: unknown): Map<string, TeamRole> {
+  const roles = new Map<string, TeamRole>();
+  if (value === undefined || value === null) return roles;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new BadRequestError('Invalid "memberships": must be an object mapping a user ID or e-mail to { role }');
+  }
+  for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+    const role = (entry as { role?: unknown } | null)?.role;
+    if (typeof entry !== 'object' || entry === null || !TEAM_ROLES.includes(role as TeamRole)) {
+      throw new BadRequestError(`Invalid "memberships.${key}.role": must be "owner" or "member"`);
+    }
+    roles.set(key, role as TeamRole);
+  }
+  return roles;
+}
+
+/**
+ * Adds and removes team members in one transaction. A user both added and removed ends up removed;
+ * `memberships` sets the team role of added or existing members.
+ */
+export async function updateTeamMembers(ctx: Context, organizationId: string, teamId: string, change: TeamMembersChange) {
+  await teamForMemberManagement(ctx, organizationId, teamId);
+  const roles = parseMemberships(change.memberships);
+  const now = ctx.clock.now();
+  await ctx.db.$transaction(async (tx) => {
+    const added = await resolveMemberIds(tx, organizationId, 'add', change.add ?? []);
+    const removed = await resolveMemberIds(tx, organizationId, 'remove', change.remove ?? []);
+    const withRole = await resolveMemberIds(tx, organizationId, 'memberships', [...roles.keys()]);
+    const removedIds = new Set(removed.values());
+    const roleOf = new Map([...withRole].map(([key, userId]) => [userId, roles.get(key)!]));
+    const toAdd = [...new Set(added.values())].filter((userId) => !removedIds.has(userId));
+    if (removedIds.size) await tx.teamMember.deleteMany({ where: { teamId, userId: { in: [...removedIds] } } });
+    if (toAdd.length) {
+      await tx.teamMember.createMany({
+        data: toAdd.map((userId) => ({ teamId, organizationId, userId, role: roleOf.get(userId) ?? 'member', createdAt: now })),
+        skipDuplicates: true,
+      });
+    }
+    for (const role of TEAM_ROLES) {
+      const userIds = [...roleOf].filter(([userId, r]) => r === role && !removedIds.has(userId)).map(([userId]) => userId);
+      if (userIds.length) await tx.teamMember.updateMany({ where: { teamId, userId: { in: userIds } }, data: { role } });
+    }
+  });
+  return true;
+}
+
+export async function addTeamMember(ctx: Context, organizationId: string, teamId: string, userId: string, role: TeamRole | null | undefined) {
+  await teamForMemberManagement(ctx, organizationId, teamId);
+  const member = await ctx.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+  if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
+  await ctx.db.teamMember.upsert({
+    where: { teamId_userId: { teamId, userId } },
+    create: { teamId, organizationId, userId, role: role ?? 'member', createdAt: ctx.clock.now() },
+    update: role ? { role } : {},
+  });
+  return true;
+}
+
+export async function removeTeamMember(ctx: Context, organizationId: string, teamId: string, userId: string) {
+  await teamForMemberManagement(ctx, organizationId, teamId);
+  const { count } = await ctx.db.teamMember.deleteMany({ where: { teamId, userId } });
+  if (count === 0) throw new NotFoundError(`User "${userId}" is not a member of this team`);
+  return true;
+}
+
+/** Teams a member belongs to, with their team role. */
+export async function listMemberTeams(ctx: Context, organizationId: string, userId: string, filter: ListArgs & { title?: string | null }) {
+  await organizationForMember(ctx, organizationId);
+  const member = await ctx.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+  if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
+  checkLength('title', filter.title, 0, 64);
+  const where: Prisma.TeamMemberWhereInput = { organizationId, userId };
+  if (filter.title) where.team = { title: { contains: filter.title, mode: 'insensitive' } };
+  return paginate({
+    args: filter,
+    keys: [
+      { field: 'createdAt', direction: 'asc', type: 'date' },
+      { field: 'teamId', direction: 'asc' },
+    ],
+    where,
+    findMany: (q) => ctx.db.teamMember.findMany(q as Prisma.TeamMemberFindManyArgs),
+    count: (q) => ctx.db.teamMember.count(q as Prisma.TeamMemberCountArgs),
+  });
+}

@@ -1,0 +1,48 @@
+import type { CompiledRoute } from './route-table.ts';
+
+/**
+ * The OpenAPI document of the REST surface, from the one SOFA generates, adjusted to what is served:
+ * only declared routes (SOFA also registers webhook routes we never expose), `{param}` paths,
+ * operation IDs named after the root fields, empty 204 responses, bearer authentication, our server URL
+ * and the error body.
+ */
+export function buildOpenApiDocument(generated: any, routes: CompiledRoute[], apiUrl: string) {
+  const document = structuredClone(generated);
+  const paths: Record<string, Record<string, any>> = {};
+  for (const route of routes) {
+    const sofaPath = route.path.replace(/\{(\w+)\}/g, '{$1}');
+    const operation = structuredClone(generated.paths?.[sofaPath]?.[route.method.toLowerCase()] ?? {});
+    operation.operationId = route.field.split('.')[1];
+    operation.tags = route.tags;
+    const responses = operation.responses ?? {};
+    if (route.status === 204) {
+      operation.responses = { '204': { description: 'No Content' } };
+    } else if (route.status && route.status !== 200 && responses['200']) {
+      operation.responses = { [route.status]: responses['200'] };
+    }
+    for (const status of ['400', '401', '403', '404']) {
+      operation.responses[status] = { $ref: '#/components/responses/Error' };
+    }
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
+  }
+  document.paths = paths;
+  document.servers = [{ url: apiUrl }];
+  document.components ??= {};
+  document.components.securitySchemes = { bearer: { type: 'http', scheme: 'bearer' } };
+  document.security = [{ bearer: [] }];
+  document.components.schemas.Error = {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: { code: { type: 'integer' }, message: { type: 'string' } },
+      },
+    },
+  };
+  document.components.responses = {
+    Error: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+  };
+  return document;
+}

@@ -1,0 +1,46 @@
+import { createServer } from 'node:http';
+import { createApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { createLogger } from './lib/logger.ts';
+
+/** Process entry point: configuration, database, migrations, HTTP listener, graceful shutdown. */
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const applied = await database.migrate();
+  logger.info({ database: database.kind, migrationsApplied: applied }, 'database ready');
+
+  const app = createApp({ database, config, logger });
+  const server = createServer(app.yoga);
+  server.listen(config.port, config.host, () => {
+    logger.info({ port: config.port, graphql: `${config.publicUrl}/graphql`, rest: config.apiUrl }, 'listening');
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    const force = setTimeout(() => {
+      logger.warn('in-flight requests did not finish in time; closing connections');
+      server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    // close() stops accepting and resolves once every in-flight request has been answered.
+    server.close(async () => {
+      await database.close();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
