@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { createPglite } from '../db/pglite.ts';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 // Not a direct dependency: it comes with @prisma/adapter-pg at the same version as prisma (7.10.0).
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -52,7 +52,7 @@ let errorRegistry: ErrorRegistry | undefined;
 // does not await PGlite's exec, so a broken migration would be silently ignored during replay.
 function pgliteFactory(): SqlMigrationAwareDriverAdapterFactory {
   const open = async (): Promise<SqlDriverAdapter> => {
-    const db = new PGlite();
+    const db = await createPglite();
     const adapter = (await new PrismaPGlite(db).connect()) as unknown as SqlDriverAdapter;
     adapter.executeScript = async (script) => void (await db.exec(script));
     adapter.dispose = () => db.close();

@@ -3,6 +3,7 @@ import { getNamedType, isInputObjectType, isScalarType, Kind } from 'graphql';
 import { filterSchema } from '@graphql-tools/utils';
 import type { Plugin } from 'graphql-yoga';
 import { useSofa } from 'sofa-api';
+import { BadRequestError } from '../graphql/errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { describeFailure, errorResponse } from './errors.ts';
@@ -141,9 +142,19 @@ export function useRestApi(options: RestOptions): Plugin {
       const sofaRequest = new Request(request.url, { method: request.method, headers });
       const response: Response = await sofa.handleRequest(sofaRequest, serverContext as any);
       if (match.route.status === 204 && response.status === 200) return endResponse(new Response(null, { status: 204 }));
+      if (response.status === 201) return endResponse(await withLocation(response));
       endResponse(response);
     },
   };
+}
+
+/** A 201 names the created resource in `Location`, from its `urls.location`. */
+async function withLocation(response: Response): Promise<Response> {
+  const body = await response.json();
+  const headers = new Headers(response.headers);
+  const location = body?.urls?.location ?? body?.user?.urls?.location;
+  if (typeof location === 'string') headers.set('Location', location);
+  return Response.json(body, { status: 201, headers });
 }
 
 /**
@@ -155,7 +166,14 @@ function bodyVariables(operation: OperationDefinitionNode, rest: RestRequestStat
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     if (name in rest.match.params || rest.query.has(name)) continue;
-    if (Object.hasOwn(rest.body, name)) variables[name] = rest.body[name];
+    if (!Object.hasOwn(rest.body, name)) continue;
+    const value = rest.body[name];
+    // GraphQL would wrap a lone value into a one-item list; a JSON API must refuse the wrong type.
+    const type = definition.type.kind === Kind.NON_NULL_TYPE ? definition.type.type : definition.type;
+    if (type.kind === Kind.LIST_TYPE && value !== null && !Array.isArray(value)) {
+      throw new BadRequestError(`Invalid "${name}": must be an array`);
+    }
+    variables[name] = value;
   }
   return variables;
 }

@@ -1,5 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { RoleEnum } from '../../graphql/enums.ts';
+import { ROLES } from '../organizations/roles.ts';
 import { listArgs, listType, OrderEnum } from '../../graphql/list.ts';
 import { restNull } from '../../graphql/rest-fields.ts';
 import {
@@ -11,6 +12,11 @@ import {
   updateMemberRole,
 } from './member.service.ts';
 import { UserRef } from '../users/user.schema.ts';
+
+export const MemberRoleFilterEnum = builder.enumType('MemberRoleFilter', {
+  description: 'A role, or guest for members without a role',
+  values: [...ROLES, 'guest'] as const,
+});
 
 export const MemberSortEnum = builder.enumType('MemberSort', {
   description: 'joinedAt (default) or lastSeenAt (lists only members seen at least once)',
@@ -39,7 +45,7 @@ export const MemberList = listType('Member', MemberRef);
 export const memberListArgs = builder.args((t) => ({
   ...listArgs,
   order: t.field({ type: OrderEnum, description: 'Sort direction (default desc)' }),
-  role: t.field({ type: RoleEnum, description: 'Only members with this role' }),
+  role: t.field({ type: MemberRoleFilterEnum, description: 'Only members with this role (guest: members without a role)' }),
   search: t.string({ description: 'Matches display name and e-mail (case-insensitive)' }),
   sort: t.field({ type: MemberSortEnum, description: 'Sort field (default joinedAt)' }),
 }));

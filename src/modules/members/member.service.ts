@@ -13,7 +13,7 @@ export type MemberSort = 'joinedAt' | 'lastSeenAt';
 
 export interface MemberListFilter extends ListArgs {
   order?: 'asc' | 'desc' | null;
-  role?: Role | null;
+  role?: Role | 'guest' | null;
   search?: string | null;
   sort?: MemberSort | null;
 }
@@ -31,7 +31,7 @@ export function memberSortKeys(filter: MemberListFilter): SortKey[] {
 export function memberListWhere(organizationId: string, filter: MemberListFilter): Prisma.MemberWhereInput {
   checkLength('search', filter.search, 0, 512);
   const where: Prisma.MemberWhereInput = { organizationId };
-  if (filter.role) where.role = filter.role;
+  if (filter.role) where.role = filter.role === 'guest' ? null : filter.role;
   // Sorting by last-seen lists only members who have been seen at least once.
   if (filter.sort === 'lastSeenAt') where.lastSeenAt = { not: null };
   const search = filter.search?.trim();

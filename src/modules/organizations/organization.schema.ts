@@ -21,7 +21,12 @@ const OrganizationPermissions = builder.simpleObject('OrganizationPermissions', 
   }),
 });
 const OrganizationTrial = builder.simpleObject('OrganizationTrial', {
-  fields: (t) => ({ status: t.string(), endDate: t.field({ type: 'DateTime', nullable: true }), decision: t.string({ nullable: true }) }),
+  fields: (t) => ({
+    status: t.string(),
+    count: t.int({ description: 'Number of trials used' }),
+    endDate: t.field({ type: 'DateTime', nullable: true }),
+    decision: t.string({ nullable: true }),
+  }),
 });
 const OrganizationBilling = builder.simpleObject('OrganizationBilling', {
   fields: (t) => ({
@@ -75,7 +80,7 @@ export const OrganizationRef = builder.prismaObject('Organization', {
         logo: o.logoURL ?? `${ctx.config.appUrl}/o/${o.id}/logo.png`,
       }),
     }),
-    trial: t.field({ type: OrganizationTrial, resolve: () => ({ status: 'notapplicable', endDate: null, decision: null }) }),
+    trial: t.field({ type: OrganizationTrial, resolve: () => ({ status: 'notapplicable', count: 0, endDate: null, decision: null }) }),
     customHostname: t.exposeString('customHostname', { nullable: true }),
     blocked: t.field({
       type: OrganizationBlocked,

@@ -1,3 +1,6 @@
+-- CreateExtension
+CREATE EXTENSION IF NOT EXISTS "pg_trgm";
+
 -- CreateEnum
 CREATE TYPE "Role" AS ENUM ('admin', 'create', 'review', 'edit', 'comment', 'read');
 
@@ -163,6 +166,12 @@ CREATE TABLE "SpaceTeamGrant" (
 CREATE UNIQUE INDEX "User_email_key" ON "User"("email");
 
 -- CreateIndex
+CREATE INDEX "User_displayName_trgm_idx" ON "User" USING GIN ("displayName" gin_trgm_ops);
+
+-- CreateIndex
+CREATE INDEX "User_email_trgm_idx" ON "User" USING GIN ("email" gin_trgm_ops);
+
+-- CreateIndex
 CREATE UNIQUE INDEX "AccessToken_tokenHash_key" ON "AccessToken"("tokenHash");
 
 -- CreateIndex
@@ -187,16 +196,16 @@ CREATE INDEX "Member_organizationId_lastSeenAt_userId_idx" ON "Member"("organiza
 CREATE INDEX "Member_organizationId_role_idx" ON "Member"("organizationId", "role");
 
 -- CreateIndex
-CREATE INDEX "Team_organizationId_createdAt_id_idx" ON "Team"("organizationId", "createdAt", "id");
+CREATE INDEX "Team_organizationId_title_id_idx" ON "Team"("organizationId", "title", "id");
 
 -- CreateIndex
-CREATE INDEX "Team_organizationId_title_idx" ON "Team"("organizationId", "title");
+CREATE INDEX "Team_title_trgm_idx" ON "Team" USING GIN ("title" gin_trgm_ops);
 
 -- CreateIndex
 CREATE INDEX "TeamMember_teamId_createdAt_userId_idx" ON "TeamMember"("teamId", "createdAt", "userId");
 
 -- CreateIndex
-CREATE INDEX "TeamMember_organizationId_userId_idx" ON "TeamMember"("organizationId", "userId");
+CREATE INDEX "TeamMember_organizationId_userId_createdAt_teamId_idx" ON "TeamMember"("organizationId", "userId", "createdAt", "teamId");
 
 -- CreateIndex
 CREATE INDEX "Collection_organizationId_parentId_position_id_idx" ON "Collection"("organizationId", "parentId", "position", "id");

@@ -1,0 +1,298 @@
+import { describe, expect, it } from 'vitest';
+import { validateGitBookResponse } from './support/gitbook-openapi.ts';
+import { anonymous, newMember, newOrganization, newUser, useHarness } from './support/harness.ts';
+
+const h = useHarness();
+
+// Fields GitBook's schema requires that the API description does not name (so we do not serve them).
+const ORG_EXTRAS = ['mergeRules', 'Organization.permissions.view', 'view', 'access', 'ownTeam', 'createOpenAPISpec', 'viewBilling', 'listMembers', 'listTeams', 'listIntegrations', 'listInstallations', 'installIntegration', 'canCheckout', 'pricing', 'usageAddons', 'canChangeInterval', 'canUseSAML', 'creditsBundle', 'aiCreditAlertThreshold', 'endDate'];
+const expectGitBookShape = (operationId: string, status: number, body: unknown) =>
+  expect(validateGitBookResponse(operationId, status, body, { ignoreMissing: ORG_EXTRAS })).toEqual([]);
+
+const ORG_FIELDS = `object id title createdAt emailDomains hostname type useCase communityType defaultRole
+  defaultContent { type site } sso ai inviteLinks plan billing { interval hasPaymentFailed isScheduledToCancel }
+  urls { location app logo } trial { status count } customHostname blocked { reason } permissions { admin createContent }`;
+
+describe('POST /orgs (createOrganization)', () => {
+  it('creates an organization with the caller as admin (REST)', async () => {
+    const user = await newUser(h, 'Founder');
+    const res = await user.rest('POST', '/v1/orgs', { title: 'Rocket Co', emailDomains: ['Rocket.example'] });
+    expect(res.status).toBe(201);
+    expectGitBookShape('createOrganization', 201, res.body);
+    expect(res.body).toMatchObject({
+      object: 'organization',
+      title: 'Rocket Co',
+      emailDomains: ['rocket.example'],
+      type: 'business',
+      plan: 'free_2024',
+      inviteLinks: true,
+      defaultRole: 'read',
+      permissions: { admin: true, createContent: true },
+      trial: { status: 'notapplicable' },
+    });
+    expect(res.body.urls.location).toBe(`${h.config.apiUrl}/orgs/${res.body.id}`);
+    expect(res.headers.get('location')).toBe(res.body.urls.location);
+    const member = await user.rest('GET', `/v1/orgs/${res.body.id}/members/${user.userId}`);
+    expect(member.body.role).toBe('admin');
+  });
+
+  it('creates through GraphQL', async () => {
+    const user = await newUser(h);
+    const res = await user.gql(`mutation { createOrganization(title: "Graph Org") { id title permissions { admin } } }`);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.createOrganization).toMatchObject({ title: 'Graph Org', permissions: { admin: true } });
+  });
+
+  it('rejects titles outside 2..255 and with surrounding spaces, naming the field', async () => {
+    const user = await newUser(h);
+    for (const title of ['x', 'y'.repeat(256), ' padded ']) {
+      const res = await user.rest('POST', '/v1/orgs', { title });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 400 });
+      expect(res.body.error.message).toContain('"title"');
+    }
+    expect((await user.rest('POST', '/v1/orgs', { title: 'y'.repeat(255) })).status).toBe(201);
+    expect((await user.rest('POST', '/v1/orgs', { title: 'ok' })).status).toBe(201);
+    const missing = await user.rest('POST', '/v1/orgs', {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toContain('"title"');
+    const gql = await user.gql(`mutation { createOrganization(title: "x") { id } }`);
+    expect(gql.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+  });
+
+  it('requires authentication', async () => {
+    expect((await anonymous(h).rest('POST', '/v1/orgs', { title: 'Nope' })).status).toBe(401);
+  });
+});
+
+describe('GET /orgs and GET /orgs/{organizationId}', () => {
+  it('lists only the caller\'s organizations, newest membership first (REST and GraphQL)', async () => {
+    const user = await newUser(h);
+    const first = await user.rest('POST', '/v1/orgs', { title: 'First' });
+    h.clock.advance(1000);
+    const second = await user.rest('POST', '/v1/orgs', { title: 'Second' });
+    await newOrganization(h, 'Someone Else');
+    const res = await user.rest('GET', '/v1/orgs');
+    expect(res.status).toBe(200);
+    expectGitBookShape('listOrganizationsForAuthenticatedUser', 200, res.body);
+    expect(res.body.count).toBe(2);
+    expect(res.body.items.map((o: any) => o.id)).toEqual([second.body.id, first.body.id]);
+    expect(res.body.next).toBeUndefined();
+    const page = await user.rest('GET', '/v1/orgs?limit=1');
+    expect(page.body.items).toHaveLength(1);
+    expect(page.body.next.page).toEqual(expect.any(String));
+    const rest = await user.rest('GET', `/v1/orgs?limit=1&page=${page.body.next.page}`);
+    expect(rest.body.items[0].id).toBe(first.body.id);
+    expect(rest.body.next).toBeUndefined();
+
+    const gql = await user.gql(`{ organizations { count items { id title } } }`);
+    expect(gql.body.data.organizations).toEqual({
+      count: 2,
+      items: [
+        { id: second.body.id, title: 'Second' },
+        { id: first.body.id, title: 'First' },
+      ],
+    });
+  });
+
+  it('rejects bad limits and cursors', async () => {
+    const user = await newUser(h);
+    for (const query of ['limit=1001', 'limit=0', 'limit=abc', 'page=not-a-cursor']) {
+      const res = await user.rest('GET', `/v1/orgs?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.message).toMatch(/"(limit|page)"/);
+    }
+    expect((await user.rest('GET', '/v1/orgs?limit=1000')).status).toBe(200);
+  });
+
+  it('returns every documented field to a member', async () => {
+    const { admin, organizationId } = await newOrganization(h, 'Fields');
+    const res = await admin.rest('GET', `/v1/orgs/${organizationId}`);
+    expect(res.status).toBe(200);
+    expectGitBookShape('getOrganizationById', 200, res.body);
+    expect(res.body).toMatchObject({ id: organizationId, billing: { interval: 'monthly', hasPaymentFailed: false } });
+    expect(res.body.urls).toEqual({
+      location: `${h.config.apiUrl}/orgs/${organizationId}`,
+      app: `${h.config.appUrl}/o/${organizationId}/`,
+      logo: expect.stringMatching(/^http/),
+    });
+    // Graph-only navigation never leaks into REST.
+    expect(res.body.members).toBeUndefined();
+    expect(res.body.teams).toBeUndefined();
+    const gql = await admin.gql(`query($id: String!) { organization(organizationId: $id) { ${ORG_FIELDS} } }`, { id: organizationId });
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.organization).toMatchObject({ id: organizationId, title: 'Fields', permissions: { admin: true, createContent: true } });
+  });
+
+  it('computes permissions from the caller\'s role', async () => {
+    const { organizationId } = await newOrganization(h);
+    const creator = await newMember(h, organizationId, 'create');
+    const reader = await newMember(h, organizationId, 'read');
+    const guest = await newMember(h, organizationId, null);
+    expect((await creator.rest('GET', `/v1/orgs/${organizationId}`)).body.permissions).toEqual({ admin: false, createContent: true });
+    expect((await reader.rest('GET', `/v1/orgs/${organizationId}`)).body.permissions).toEqual({ admin: false, createContent: false });
+    expect((await guest.rest('GET', `/v1/orgs/${organizationId}`)).body.permissions).toEqual({ admin: false, createContent: false });
+  });
+
+  it('answers 404 to outsiders exactly as for an unknown ID, through both doors', async () => {
+    const { organizationId } = await newOrganization(h);
+    const outsider = await newUser(h);
+    const hidden = await outsider.rest('GET', `/v1/orgs/${organizationId}`);
+    const unknown = await outsider.rest('GET', '/v1/orgs/doesNotExist000000000');
+    expect(hidden.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect(hidden.body.error.code).toBe(404);
+    expect(hidden.body.error.message.replace(organizationId, 'X')).toBe(unknown.body.error.message.replace('doesNotExist000000000', 'X'));
+    const gql = await outsider.gql(`{ organization(organizationId: "${organizationId}") { id } }`);
+    expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect((await anonymous(h).rest('GET', `/v1/orgs/${organizationId}`)).status).toBe(401);
+    expect((await anonymous(h).rest('GET', '/v1/orgs')).status).toBe(401);
+  });
+});
+
+describe('PATCH /orgs/{organizationId}', () => {
+  it('updates every documented setting (REST), null defaultRole means guest', async () => {
+    const { admin, organizationId } = await newOrganization(h);
+    const res = await admin.rest('PATCH', `/v1/orgs/${organizationId}`, {
+      title: 'Renamed',
+      emailDomains: ['acme.example', 'ACME.example', 'docs.acme.example'],
+      hostname: `acme-${Date.now().toString(36)}`,
+      defaultRole: null,
+      logo: 'https://cdn.example.com/logo.png',
+      sso: true,
+      ai: true,
+      inviteLinks: false,
+    });
+    expect(res.status).toBe(200);
+    expectGitBookShape('updateOrganizationById', 200, res.body);
+    expect(res.body).toMatchObject({
+      title: 'Renamed',
+      emailDomains: ['acme.example', 'docs.acme.example'],
+      defaultRole: null,
+      sso: true,
+      ai: true,
+      inviteLinks: false,
+      urls: { logo: 'https://cdn.example.com/logo.png' },
+    });
+    expect(Object.hasOwn(res.body, 'defaultRole')).toBe(true);
+    // Omitted fields stay as they are.
+    const again = await admin.rest('PATCH', `/v1/orgs/${organizationId}`, { defaultRole: 'edit' });
+    expect(again.body).toMatchObject({ title: 'Renamed', defaultRole: 'edit', sso: true });
+  });
+
+  it('updates through GraphQL', async () => {
+    const { admin, organizationId } = await newOrganization(h);
+    const res = await admin.gql(`mutation($id: String!) { updateOrganization(organizationId: $id, title: "Via Graph", defaultRole: comment) { title defaultRole } }`, { id: organizationId });
+    expect(res.body.data.updateOrganization).toEqual({ title: 'Via Graph', defaultRole: 'comment' });
+  });
+
+  it('validates every field, naming it', async () => {
+    const { admin, organizationId } = await newOrganization(h);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ title: 'a' }, 'title'],
+      [{ title: null }, 'title'],
+      [{ hostname: 'ab' }, 'hostname'],
+      [{ hostname: 'a'.repeat(33) }, 'hostname'],
+      [{ hostname: 'Not Valid' }, 'hostname'],
+      [{ emailDomains: ['not a domain'] }, 'emailDomains'],
+      [{ emailDomains: 'acme.example' }, 'emailDomains'],
+      [{ defaultRole: 'owner' }, 'defaultRole'],
+      [{ logo: 'not-a-url' }, 'logo'],
+      [{ sso: 'yes' }, 'sso'],
+      [{ inviteLinks: null }, 'inviteLinks'],
+      [{ defaultContent: { type: 'space', site: 'x' } }, 'defaultContent'],
+      [{ defaultContent: { type: 'site', site: 'unknownSite' } }, 'defaultContent.site'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await admin.rest('PATCH', `/v1/orgs/${organizationId}`, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.message, JSON.stringify(body)).toContain(`"${field}`);
+    }
+    expect((await admin.rest('PATCH', `/v1/orgs/${organizationId}`, { hostname: 'abc' })).status).toBe(200);
+    const malformed = await admin.raw('PATCH', `/v1/orgs/${organizationId}`, '{"title": ');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.code).toBe(400);
+  });
+
+  it('refuses a hostname already taken with 409', async () => {
+    const a = await newOrganization(h);
+    const b = await newOrganization(h);
+    const hostname = `taken-${Date.now().toString(36)}`;
+    expect((await a.admin.rest('PATCH', `/v1/orgs/${a.organizationId}`, { hostname })).status).toBe(200);
+    const clash = await b.admin.rest('PATCH', `/v1/orgs/${b.organizationId}`, { hostname });
+    expect(clash.status).toBe(409);
+    expect(clash.body.error.code).toBe(409);
+  });
+
+  it('is for admins: 403 for other members, 404 for outsiders, 401 without token', async () => {
+    const { organizationId } = await newOrganization(h);
+    const creator = await newMember(h, organizationId, 'create');
+    const res = await creator.rest('PATCH', `/v1/orgs/${organizationId}`, { title: 'Mine now' });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe(403);
+    const gql = await creator.gql(`mutation { updateOrganization(organizationId: "${organizationId}", title: "Mine") { id } }`);
+    expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const outsider = await newUser(h);
+    expect((await outsider.rest('PATCH', `/v1/orgs/${organizationId}`, { title: 'Mine now' })).status).toBe(404);
+    expect((await anonymous(h).rest('PATCH', `/v1/orgs/${organizationId}`, { title: 'Mine now' })).status).toBe(401);
+    expect((await h.db.organization.findUnique({ where: { id: organizationId } }))!.title).toBe('Acme');
+  });
+});
+
+describe('GET /email-domains/{emailDomain}/orgs', () => {
+  it('shows organizations of the caller\'s own e-mail domain, without billing for non-members', async () => {
+    const { admin, organizationId } = await newOrganization(h, 'Domain Org');
+    const domain = admin.email.split('@')[1];
+    await admin.rest('PATCH', `/v1/orgs/${organizationId}`, { emailDomains: [domain] });
+    const colleague = await newUser(h, 'Colleague'); // same example.com domain, not a member
+    const res = await colleague.rest('GET', `/v1/email-domains/${domain}/orgs`);
+    expect(res.status).toBe(200);
+    const found = res.body.organizations.find((o: any) => o.id === organizationId);
+    expect(found).toMatchObject({ title: 'Domain Org', permissions: { admin: false, createContent: false } });
+    expect(found.billing).toBeUndefined();
+    expect((await admin.rest('GET', `/v1/email-domains/${domain}/orgs`)).body.organizations.find((o: any) => o.id === organizationId).billing).toBeDefined();
+
+    const gql = await colleague.gql(`{ organizationsForEmailDomain(emailDomain: "${domain}") { organizations { id } } }`);
+    expect(gql.body.data.organizationsForEmailDomain.organizations.map((o: any) => o.id)).toContain(organizationId);
+    // Graph navigation does not open the organization to non-members.
+    const nav = await colleague.gql(`{ organizationsForEmailDomain(emailDomain: "${domain}") { organizations { id members { count } } } }`);
+    expect(nav.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it('reveals nothing for another domain, validates the domain, needs a token', async () => {
+    const { admin, organizationId } = await newOrganization(h);
+    await admin.rest('PATCH', `/v1/orgs/${organizationId}`, { emailDomains: ['secret-corp.example'] });
+    const stranger = await newUser(h);
+    const res = await stranger.rest('GET', '/v1/email-domains/secret-corp.example/orgs');
+    expect(res.body).toEqual({ organizations: [] });
+    expect((await stranger.rest('GET', '/v1/email-domains/not_a_domain/orgs')).status).toBe(400);
+    expect((await anonymous(h).rest('GET', '/v1/email-domains/example.com/orgs')).status).toBe(401);
+  });
+});
+
+describe('GraphQL graph navigation', () => {
+  it('exposes members and teams of an organization with the list arguments', async () => {
+    const { admin, organizationId } = await newOrganization(h);
+    const editor = await newMember(h, organizationId, 'edit', 'Navigated Editor');
+    await admin.rest('PUT', `/v1/orgs/${organizationId}/teams`, { title: 'Writers', members: [editor.userId] });
+    const res = await admin.gql(
+      `query($id: String!) { organization(organizationId: $id) {
+         members(role: edit) { count items { id role user { displayName } } }
+         all: members(limit: 1, order: asc) { count items { id } next { page } }
+         teams(title: "writ") { count items { title members memberships { count items { organization { id } team { role } } } } }
+      } }`,
+      { id: organizationId },
+    );
+    expect(res.body.errors).toBeUndefined();
+    const org = res.body.data.organization;
+    expect(org.members).toEqual({ count: 1, items: [{ id: editor.userId, role: 'edit', user: { displayName: 'Navigated Editor' } }] });
+    expect(org.all.count).toBe(2);
+    expect(org.all.items).toEqual([{ id: admin.userId }]);
+    expect(org.all.next.page).toEqual(expect.any(String));
+    expect(org.teams.items[0]).toEqual({
+      title: 'Writers',
+      members: 1,
+      memberships: { count: 1, items: [{ organization: { id: editor.userId }, team: { role: 'member' } }] },
+    });
+  });
+});

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { restRoutes } from '../src/graphql/schema.ts';
+import { BASE, useHarness } from './support/harness.ts';
+
+// A copy of the API description's operation list (shared/spec/operations.tsv): METHOD, path, section.
+const documented = new Set(
+  fs
+    .readFileSync(path.join(import.meta.dirname, 'fixtures', 'operations.tsv'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [method, route] = line.split('\t');
+      return `${method} ${route}`;
+    }),
+);
+
+const h = useHarness();
+
+describe('REST surface', () => {
+  it('serves only documented operations and declared additions, each with its documented method and path', () => {
+    const undocumented: string[] = [];
+    for (const [field, route] of Object.entries(restRoutes)) {
+      const key = `${route.method} ${route.path}`;
+      if (documented.has(key)) {
+        expect(route.addition, `${key} is documented, not an addition`).toBeUndefined();
+      } else if (!route.addition) {
+        undocumented.push(`${key} (${field})`);
+      }
+    }
+    expect(undocumented).toEqual([]);
+  });
+
+  it('declares exactly these additions', () => {
+    const additions = Object.values(restRoutes)
+      .filter((r) => r.addition)
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
+    expect(additions).toEqual(['GET /user', 'POST /admin/users', 'POST /orgs']);
+  });
+
+  it('has no two routes on the same method and path', () => {
+    const keys = Object.values(restRoutes).map((r) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('publishes every route, and only those, in the OpenAPI document', async () => {
+    const doc = await (await h.app.fetch(`${BASE}/v1/openapi.json`)).json();
+    const published = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
+      .sort();
+    const declared = Object.values(restRoutes)
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
+    expect(published).toEqual(declared);
+  });
+
+  it('covers the documented operations of the organizations, members and teams slice', () => {
+    const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
+    const slice = [...documented].filter(
+      (op) => /\/orgs(\/\{organizationId\})?$|\/members|\/teams|\/ping|email-domains/.test(op) && !op.endsWith('/spaces'),
+    );
+    expect(slice.length).toBe(20);
+    expect(slice.filter((op) => !served.has(op))).toEqual([]);
+  });
+});

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll } from 'vitest';
+import { createApp, type App } from '../../src/app.ts';
+import { buildConfig, type Config } from '../../src/config.ts';
+import type { Db } from '../../src/db/client.ts';
+import type { Role } from '../../src/generated/prisma/client.ts';
+import type { Clock } from '../../src/lib/clock.ts';
+import { createUserWithToken } from '../../src/modules/users/user.service.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const BASE = 'http://localhost:4000';
+
+/** A clock the test moves by hand. */
+export class TestClock implements Clock {
+  private current = new Date('2026-01-01T00:00:00.000Z');
+  now() {
+    return new Date(this.current);
+  }
+  advance(ms: number) {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+export interface Harness {
+  app: App;
+  db: Db;
+  config: Config;
+  clock: TestClock;
+  store: TestDatabase;
+}
+
+export interface HttpResult {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+/** Starts one app on a fresh database for the test file (beforeAll) and stops it afterwards. */
+export function useHarness(overrides: Partial<Config> = {}): Harness {
+  const harness = {} as Harness;
+  beforeAll(async () => {
+    harness.store = await createTestDatabase();
+    harness.config = buildConfig({ logLevel: process.env.TEST_LOG_LEVEL ?? 'silent', adminToken: ADMIN_TOKEN, ...overrides });
+    harness.clock = new TestClock();
+    harness.db = harness.store.database.prisma;
+    harness.app = createApp({ database: harness.store.database, config: harness.config, clock: harness.clock });
+  });
+  afterAll(async () => {
+    await harness.store?.close();
+  });
+  return harness;
+}
+
+async function send(h: Harness, method: string, path: string, token: string | null, body?: unknown, rawBody?: string): Promise<HttpResult> {
+  const headers: Record<string, string> = {};
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined || rawBody !== undefined) headers['content-type'] = 'application/json';
+  const response = await h.app.fetch(`${BASE}${path}`, {
+    method,
+    headers,
+    body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+  });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, body: parsed, text, headers: response.headers };
+}
+
+/** A caller with a token: `rest('GET', '/v1/orgs')`, `gql('{ user { id } }')`. */
+export interface Caller {
+  token: string;
+  userId: string;
+  email: string;
+  rest(method: string, path: string, body?: unknown): Promise<HttpResult>;
+  raw(method: string, path: string, rawBody: string): Promise<HttpResult>;
+  gql(query: string, variables?: Record<string, unknown>): Promise<HttpResult>;
+}
+
+export function callerFor(h: Harness, token: string, userId = '', email = ''): Caller {
+  return {
+    token,
+    userId,
+    email,
+    rest: (method, path, body) => send(h, method, path, token, body),
+    raw: (method, path, rawBody) => send(h, method, path, token, undefined, rawBody),
+    gql: (query, variables) => send(h, 'POST', '/graphql', token, { query, variables }),
+  };
+}
+
+/** Requests without any Authorization header. */
+export const anonymous = (h: Harness) => ({
+  rest: (method: string, path: string, body?: unknown) => send(h, method, path, null, body),
+  gql: (query: string) => send(h, 'POST', '/graphql', null, { query }),
+});
+
+let userCounter = 0;
+
+/** A new user with a personal access token. */
+export async function newUser(h: Harness, name?: string): Promise<Caller> {
+  userCounter += 1;
+  const displayName = name ?? `User ${userCounter}`;
+  const email = `${displayName.toLowerCase().replace(/[^a-z0-9]+/g, '.')}.${userCounter}.${Date.now()}@example.com`;
+  const { user, token } = await createUserWithToken(h.db, { email, displayName }, h.clock.now());
+  return callerFor(h, token, user.id, user.email);
+}
+
+/** An organization created through the API by a new admin user. */
+export async function newOrganization(h: Harness, title = 'Acme'): Promise<{ admin: Caller; organizationId: string }> {
+  const admin = await newUser(h, `${title} Admin`);
+  const created = await admin.rest('POST', '/v1/orgs', { title });
+  if (created.status !== 201) throw new Error(`createOrganization failed: ${created.status} ${created.text}`);
+  return { admin, organizationId: created.body.id };
+}
+
+/**
+ * Puts a user into an organization. Joining goes through invites (a later issue); tests of this
+ * slice insert the membership directly.
+ */
+export async function addMember(h: Harness, organizationId: string, caller: Caller, role: Role | null = 'read') {
+  h.clock.advance(1000);
+  await h.db.member.create({ data: { organizationId, userId: caller.userId, role, joinedAt: h.clock.now() } });
+}
+
+export async function newMember(h: Harness, organizationId: string, role: Role | null = 'read', name?: string): Promise<Caller> {
+  const caller = await newUser(h, name);
+  await addMember(h, organizationId, caller, role);
+  return caller;
+}
