@@ -6,7 +6,8 @@ import { createContext, type AppServices } from './graphql/context.ts';
 import { restRoutes, schema } from './graphql/schema.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
-import { useRestApi } from './rest/plugin.ts';
+import { containsNul, useRestApi } from './rest/plugin.ts';
+import { GraphQLError } from 'graphql';
 
 export const GRAPHQL_PATH = '/graphql';
 export const REST_BASE_PATH = '/v1';
@@ -25,6 +26,19 @@ function useHealthCheck(database: Database): Plugin {
       if (url.pathname !== '/healthz') return;
       const ok = await database.ping();
       endResponse(Response.json({ status: ok ? 'ok' : 'unavailable' }, { status: ok ? 200 : 503 }));
+    },
+  };
+}
+
+/** GraphQL counterpart of the REST NUL check: PostgreSQL text cannot hold U+0000. */
+function useNoNulInput(): Plugin {
+  return {
+    onParams({ params }) {
+      if (containsNul(JSON.stringify(params))) {
+        throw new GraphQLError('Text must not contain NUL characters', {
+          extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+        });
+      }
     },
   };
 }
@@ -81,6 +95,7 @@ export function createApp(options: AppOptions) {
         graphqlPath: GRAPHQL_PATH,
         adminPaths: Object.values(restRoutes).filter((r) => r.tags.includes('admin')).map((r) => r.path),
       }),
+      useNoNulInput(),
       useRestApi({ basePath: REST_BASE_PATH, routes: restRoutes, apiUrl: options.config.apiUrl, logger }),
     ],
   });

@@ -111,6 +111,17 @@ describe('HTTP behaviour', () => {
     }
   });
 
+  it('refuses NUL characters (PostgreSQL text cannot store them) with 400, not 500', async () => {
+    const user = await newUser(h);
+    const rest = await user.rest('POST', '/v1/orgs', { title: 'Null\u0000Byte' });
+    expect(rest.status).toBe(400);
+    expect((await user.rest('GET', '/v1/orgs/x%00y')).status).toBe(400);
+    expect((await user.rest('GET', '/v1/orgs/%E0%A4%A')).status).toBe(400); // malformed %-escape
+    const gql = await user.gql('mutation($t: String!) { createOrganization(title: $t) { id } }', { t: 'Null\u0000Byte' });
+    expect(gql.status).toBe(400);
+    expect(gql.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+  });
+
   it('returns 204 with an empty body for No Content operations', async () => {
     const { admin, organizationId } = await newOrganization(h);
     const team = await admin.rest('PUT', `/v1/orgs/${organizationId}/teams`, { title: 'Temp' });

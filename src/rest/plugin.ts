@@ -118,6 +118,9 @@ export function useRestApi(options: RestOptions): Plugin {
       (serverContext as { route?: string }).route = `${basePath}${match.route.path}`;
 
       const raw = BODY_METHODS.has(request.method) ? await request.text() : '';
+      if (containsNul(raw) || containsNul(decodeURIComponentSafe(url.pathname + url.search))) {
+        return endResponse(errorResponse(400, 'Text must not contain NUL characters'));
+      }
       let body: unknown = {};
       if (raw.trim()) {
         try {
@@ -146,6 +149,19 @@ export function useRestApi(options: RestOptions): Plugin {
       endResponse(response);
     },
   };
+}
+
+/** PostgreSQL text cannot hold U+0000; refuse it up front rather than fail in the database. */
+export function containsNul(text: string): boolean {
+  return text.includes('\u0000') || text.includes('\\u0000');
+}
+
+function decodeURIComponentSafe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** A 201 names the created resource in `Location`, from its `urls.location`. */

@@ -49,7 +49,7 @@ export function matchRoute(routes: CompiledRoute[], method: string, path: string
     if (!m) continue;
     const params: Record<string, string> = {};
     route.paramNames.forEach((name, i) => {
-      params[name] = decodeURIComponent(m[i + 1]);
+      params[name] = safeDecode(m[i + 1]);
     });
     return { route, params };
   }
@@ -59,4 +59,13 @@ export function matchRoute(routes: CompiledRoute[], method: string, path: string
 /** `{param}` → `:param`, the syntax of SOFA's router. */
 export function toRouterPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** A malformed %-escape is kept as typed: it simply names no resource (404) instead of crashing. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
