@@ -47,8 +47,13 @@ function useNoNulInput(): Plugin {
 function useRequestLog(logger: Logger): Plugin {
   const started = new WeakMap<Request, number>();
   return {
-    onRequest({ request }) {
-      started.set(request, performance.now());
+    // Instrumentation wraps the whole request, so the clock starts before any plugin's onRequest
+    // (health checks and GraphiQL answer there and would otherwise log no duration).
+    instrumentation: {
+      request({ request }, wrapped) {
+        started.set(request, performance.now());
+        return wrapped();
+      },
     },
     onResponse({ request, response, serverContext }) {
       const start = started.get(request);

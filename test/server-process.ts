@@ -39,6 +39,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Child output quoted so that test reporters do not mistake its stack traces for the test's own. */
+export const quote = (text: string) => text.split('\n').map((line) => `| ${line}`).join('\n');
+
 export interface ExitInfo {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -99,7 +102,7 @@ export async function startServer(env: Record<string, string | undefined>, timeo
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (exitedEarly) throw new Error(`server exited during start-up (${JSON.stringify(exitedEarly)}):\n${err}\n${out}`);
+    if (exitedEarly) throw new Error(`server exited during start-up (${JSON.stringify(exitedEarly)}):\n${quote(err)}\n${quote(out)}`);
     try {
       const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
       if (response.status === 200) break;
@@ -108,7 +111,7 @@ export async function startServer(env: Record<string, string | undefined>, timeo
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not become healthy within ${timeoutMs} ms:\n${err}\n${out}`);
+      throw new Error(`server did not become healthy within ${timeoutMs} ms:\n${quote(err)}\n${quote(out)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -155,7 +158,7 @@ export function run(command: string, args: string[], env: Record<string, string 
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} timed out:\n${stderr}\n${stdout}`));
+      reject(new Error(`${command} ${args.join(' ')} timed out:\n${quote(stderr)}\n${quote(stdout)}`));
     }, timeoutMs);
     child.once('error', reject);
     child.once('close', (code) => {

@@ -63,6 +63,33 @@ async function waitFor(predicate: () => boolean, timeoutMs = 3000) {
   return true;
 }
 
+/** True once `raw` holds a whole HTTP/1.1 response (Content-Length or chunked). */
+function responseComplete(raw: string): boolean {
+  const end = raw.indexOf('\r\n\r\n');
+  if (end < 0) return false;
+  const head = raw.slice(0, end).toLowerCase();
+  const length = /\r\ncontent-length: *(\d+)/.exec(head);
+  if (length) return Buffer.byteLength(raw.slice(end + 4)) >= Number(length[1]);
+  return /\r\ntransfer-encoding: *chunked/.test(head) && raw.endsWith('\r\n0\r\n\r\n');
+}
+
+/** The body of a complete HTTP/1.1 response, de-chunked when needed. */
+function decodeBody(raw: string): string {
+  const end = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, end).toLowerCase();
+  let rest = raw.slice(end + 4);
+  if (!/\r\ntransfer-encoding: *chunked/.test(head)) return rest;
+  let body = '';
+  for (;;) {
+    const lineEnd = rest.indexOf('\r\n');
+    const size = parseInt(rest.slice(0, lineEnd), 16);
+    if (!size) return body;
+    const chunk = Buffer.from(rest.slice(lineEnd + 2)).subarray(0, size).toString('utf8');
+    body += chunk;
+    rest = rest.slice(lineEnd + 2 + chunk.length + 2);
+  }
+}
+
 /** Resolves true when a TCP connection to the port is refused, false when it is accepted. */
 function connectionRefused(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -75,7 +102,7 @@ function connectionRefused(port: number): Promise<boolean> {
   });
 }
 
-describe('server on the embedded database (PGlite in DATA_DIR)', () => {
+describe('server on the embedded database (PGlite in DATA_DIR)', { timeout: 120_000 }, () => {
   const dataDir = scratchDir('dp-server-');
   const adminToken = randomToken();
   const env = { DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info', DATABASE_URL: undefined };
@@ -197,14 +224,20 @@ describe('server on the embedded database (PGlite in DATA_DIR)', () => {
 
     await new Promise((resolve) => setTimeout(resolve, 200));
     socket.write(body.slice(10));
-    await closed;
+    // The client keeps its connection (HTTP/1.1 keep-alive, like fetch/undici or a browser would).
+    expect(await waitFor(() => responseComplete(raw), 5000)).toBe(true);
+    const answeredAt = Date.now();
     expect(raw).toMatch(/^HTTP\/1\.1 200 /);
-    const responseBody = raw.slice(raw.indexOf('\r\n\r\n') + 4);
-    expect(responseBody).toContain(`"id":"${userId}"`);
-    expect(responseBody).toContain('"displayName":"First Admin"');
+    const responseBody = decodeBody(raw);
+    expect(JSON.parse(responseBody)).toEqual({ data: { user: { id: userId, displayName: 'First Admin' } } });
 
     expect(await server.exited).toEqual({ code: 0, signal: null });
+    const exitDelay = Date.now() - answeredAt;
+    await closed;
     expect(server.logs().at(-1)).toMatchObject({ msg: 'stopped' });
+    // Once the last in-flight request is answered there is nothing left to finish: the process should exit
+    // promptly, not hold the idle keep-alive connection open until its keepAliveTimeout (5 s) expires.
+    expect(exitDelay, `exit ${exitDelay} ms after the last response`).toBeLessThan(2000);
   });
 
   it('(e) data persists across a restart on the same DATA_DIR', async () => {
@@ -225,7 +258,7 @@ describe('server on the embedded database (PGlite in DATA_DIR)', () => {
 });
 
 if (runPostgres) {
-  describe('server on PostgreSQL (DATABASE_URL)', () => {
+  describe('server on PostgreSQL (DATABASE_URL)', { timeout: 120_000 }, () => {
     it('(f) starts on a fresh database, migrates it, and serves', async () => {
       const db = await createPostgresDatabase('dp_server');
       cleanups.push(db.drop);

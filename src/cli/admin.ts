@@ -11,10 +11,16 @@ import { createUserWithToken } from '../modules/users/user.service.ts';
  */
 const USAGE = 'Usage: npm run admin -- create-user --email <email> --name <display name>';
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { email: { type: 'string' }, name: { type: 'string' } },
-});
+function parseCommandLine() {
+  try {
+    return parseArgs({ allowPositionals: true, options: { email: { type: 'string' }, name: { type: 'string' } } });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const { positionals, values } = parseCommandLine();
 
 if (positionals[0] !== 'create-user' || !values.email || !values.name) {
   console.error(USAGE);
