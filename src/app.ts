@@ -43,6 +43,27 @@ function useNoNulInput(): Plugin {
   };
 }
 
+/**
+ * graphql-js reports bad variables (wrong type, missing, unknown enum value) without a code; give them
+ * BAD_REQUEST like our own input errors, so every GraphQL error carries `extensions.code`.
+ */
+function useInputErrorCodes(): Plugin {
+  return {
+    onExecute() {
+      return {
+        onExecuteDone({ result }) {
+          if (!('errors' in result) || !result.errors) return;
+          for (const error of result.errors) {
+            if (!error.extensions?.code && /^Variable "\$\w+"/.test(error.message)) {
+              (error.extensions as Record<string, unknown>).code = 'BAD_REQUEST';
+            }
+          }
+        },
+      };
+    },
+  };
+}
+
 /** One structured log line per request: method, route, status, duration. */
 function useRequestLog(logger: Logger): Plugin {
   const started = new WeakMap<Request, number>();
@@ -101,6 +122,7 @@ export function createApp(options: AppOptions) {
         adminPaths: Object.values(restRoutes).filter((r) => r.tags.includes('admin')).map((r) => r.path),
       }),
       useNoNulInput(),
+      useInputErrorCodes(),
       useRestApi({ basePath: REST_BASE_PATH, routes: restRoutes, apiUrl: options.config.apiUrl, logger }),
     ],
   });

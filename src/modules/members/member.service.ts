@@ -67,6 +67,9 @@ export async function getMember(ctx: Context, organizationId: string, userId: st
 
 /** Keeps the invariant "an organization always has an admin" inside the caller's transaction. */
 async function assertAnotherAdminRemains(tx: Prisma.TransactionClient, organizationId: string, userId: string) {
+  // Lock the organization row: two admins demoting each other at the same moment would otherwise both
+  // see the other as still an admin (READ COMMITTED) and leave none. The second now waits and re-counts.
+  await tx.$executeRaw`SELECT 1 FROM "Organization" WHERE "id" = ${organizationId} FOR UPDATE`;
   const others = await tx.member.count({
     where: { organizationId, role: 'admin', disabled: false, userId: { not: userId } },
   });
