@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gqlData, gqlError, masked, restError } from './support/assertions.ts';
 import { validateGitBookResponse } from './support/gitbook-openapi.ts';
 import { anonymous, newMember, newOrganization, useHarness, type Caller, type HttpResult } from './support/harness.ts';
 
@@ -17,39 +18,6 @@ function ok(operationId: string, res: HttpResult, status = 200) {
   if (status === 204) expect(res.text).toBe('');
   return res.body;
 }
-
-function restError(res: HttpResult, status: number, field?: string): string {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (field) expect(res.body.error.message).toContain(`"${field}`);
-  return res.body.error.message;
-}
-
-function gqlData(res: HttpResult, field: string) {
-  expect(res.body?.errors, res.text).toBeUndefined();
-  return res.body.data[field];
-}
-
-/** A GraphQL error with this code; 'BAD_REQUEST' also accepts GraphQL validation and variable errors. */
-function gqlError(res: HttpResult, code: string, field?: string): string {
-  const error = res.body?.errors?.[0];
-  expect(error, res.text).toBeDefined();
-  if (code === 'BAD_REQUEST') {
-    const got = error.extensions?.code;
-    const variableError = res.status === 400 && got === undefined && /^Variable "\$/.test(error.message);
-    expect(got === 'BAD_REQUEST' || got === 'GRAPHQL_VALIDATION_FAILED' || variableError, res.text).toBe(true);
-  } else {
-    expect(error.extensions?.code, res.text).toBe(code);
-  }
-  if (field) expect(error.message).toContain(field);
-  expect(res.body.data ?? null).toBeNull();
-  return error.message;
-}
-
-const masked = (res: HttpResult, ids: string[]) => ({
-  status: res.status,
-  body: ids.reduce((text, id) => text.split(id).join('<id>'), res.text),
-});
 
 const teamsPath = (o: string) => `/v1/orgs/${o}/teams`;
 const teamPath = (o: string, t: string) => `/v1/orgs/${o}/teams/${t}`;

@@ -1,0 +1,34 @@
+import { expect } from 'vitest';
+import type { HttpResult } from './harness.ts';
+
+/** A REST failure: the status and `{ error: { code, message } }`, the message naming `field` if given. */
+export function restError(res: HttpResult, status: number, field?: string): string {
+  expect(res.status, res.text).toBe(status);
+  expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
+  if (field) expect(res.body.error.message).toContain(`"${field}`);
+  return res.body.error.message;
+}
+
+/** The data of a successful GraphQL root field. */
+export function gqlData(res: HttpResult, field: string) {
+  expect(res.body?.errors, res.text).toBeUndefined();
+  return res.body.data[field];
+}
+
+/** A GraphQL error with this `extensions.code`; BAD_REQUEST also accepts GraphQL document validation errors. */
+export function gqlError(res: HttpResult, code: string, field?: string): string {
+  const error = res.body?.errors?.[0];
+  expect(error, res.text).toBeDefined();
+  const got = error.extensions?.code;
+  if (code === 'BAD_REQUEST') expect(['BAD_REQUEST', 'GRAPHQL_VALIDATION_FAILED'], res.text).toContain(got);
+  else expect(got, res.text).toBe(code);
+  if (field) expect(error.message).toContain(field);
+  expect(res.body.data ?? null).toBeNull();
+  return error.message;
+}
+
+/** The response with the given IDs blanked, to compare a refusal with the one for unknown IDs. */
+export const masked = (res: HttpResult, ids: string[]) => ({
+  status: res.status,
+  body: ids.reduce((text, id) => text.split(id).join('<id>'), res.text),
+});
