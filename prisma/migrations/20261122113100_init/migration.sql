@@ -1,4 +1,4 @@
--- CreateExtension
+-- Trigram matching for the case-insensitive "contains" filters (member search, team and site titles).
 CREATE EXTENSION IF NOT EXISTS "pg_trgm";
 
 -- CreateEnum
@@ -21,6 +21,9 @@ CREATE TYPE "CommentStatus" AS ENUM ('open', 'resolved');
 
 -- CreateEnum
 CREATE TYPE "SiteVisibility" AS ENUM ('public', 'unlisted', 'share-link', 'visitor-auth');
+
+-- CreateEnum
+CREATE TYPE "CustomFieldType" AS ENUM ('text', 'number', 'boolean', 'select', 'multi-select', 'date', 'url');
 
 -- CreateTable
 CREATE TABLE "User" (
@@ -344,6 +347,32 @@ CREATE TABLE "ShareLink" (
     CONSTRAINT "ShareLink_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "CustomField" (
+    "id" TEXT NOT NULL,
+    "organizationId" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "title" TEXT,
+    "description" TEXT,
+    "type" "CustomFieldType" NOT NULL,
+    "placeholder" TEXT,
+    "options" TEXT[] DEFAULT ARRAY[]::TEXT[],
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "CustomField_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "CustomFieldValue" (
+    "spaceId" TEXT NOT NULL,
+    "fieldId" TEXT NOT NULL,
+    "value" JSONB NOT NULL,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "CustomFieldValue_pkey" PRIMARY KEY ("spaceId","fieldId")
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "User_email_key" ON "User"("email");
 
@@ -473,6 +502,15 @@ CREATE UNIQUE INDEX "ShareLink_key_key" ON "ShareLink"("key");
 -- CreateIndex
 CREATE INDEX "ShareLink_siteId_createdAt_id_idx" ON "ShareLink"("siteId", "createdAt", "id");
 
+-- CreateIndex
+CREATE INDEX "CustomField_organizationId_createdAt_id_idx" ON "CustomField"("organizationId", "createdAt", "id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "CustomField_organizationId_name_key" ON "CustomField"("organizationId", "name");
+
+-- CreateIndex
+CREATE INDEX "CustomFieldValue_fieldId_idx" ON "CustomFieldValue"("fieldId");
+
 -- AddForeignKey
 ALTER TABLE "AccessToken" ADD CONSTRAINT "AccessToken_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
@@ -562,3 +600,20 @@ ALTER TABLE "SiteSpace" ADD CONSTRAINT "SiteSpace_spaceId_fkey" FOREIGN KEY ("sp
 
 -- AddForeignKey
 ALTER TABLE "ShareLink" ADD CONSTRAINT "ShareLink_siteId_fkey" FOREIGN KEY ("siteId") REFERENCES "Site"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "CustomField" ADD CONSTRAINT "CustomField_organizationId_fkey" FOREIGN KEY ("organizationId") REFERENCES "Organization"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "CustomFieldValue" ADD CONSTRAINT "CustomFieldValue_spaceId_fkey" FOREIGN KEY ("spaceId") REFERENCES "Space"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "CustomFieldValue" ADD CONSTRAINT "CustomFieldValue_fieldId_fkey" FOREIGN KEY ("fieldId") REFERENCES "CustomField"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Sibling order keys (fractional indexing, base-62 digits) must compare byte-wise, whatever the
+-- database's default collation: Prisma does not model collations, so they are set here.
+ALTER TABLE "Collection" ALTER COLUMN "position" TYPE TEXT COLLATE "C";
+ALTER TABLE "Space" ALTER COLUMN "position" TYPE TEXT COLLATE "C";
+ALTER TABLE "Page" ALTER COLUMN "position" TYPE TEXT COLLATE "C";
+ALTER TABLE "SiteSection" ALTER COLUMN "position" TYPE TEXT COLLATE "C";
+ALTER TABLE "SiteSectionGroup" ALTER COLUMN "position" TYPE TEXT COLLATE "C";
