@@ -2,7 +2,9 @@ import { createServer } from 'node:http';
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { systemClock } from './lib/clock.ts';
 import { createLogger } from './lib/logger.ts';
+import { startPurgeJob } from './modules/spaces/space.lifecycle.ts';
 
 /** Process entry point: configuration, database, migrations, HTTP listener, graceful shutdown. */
 async function main() {
@@ -13,6 +15,7 @@ async function main() {
   logger.info({ database: database.kind, migrationsApplied: applied }, 'database ready');
 
   const app = createApp({ database, config, logger });
+  const stopPurgeJob = startPurgeJob(database.prisma, systemClock, logger);
   const server = createServer(app.yoga);
   server.listen(config.port, config.host, () => {
     logger.info({ port: config.port, graphql: `${config.publicUrl}/graphql`, rest: config.apiUrl }, 'listening');
@@ -30,6 +33,7 @@ async function main() {
     force.unref();
     // close() stops accepting and resolves once every in-flight request has been answered.
     server.close(async () => {
+      stopPurgeJob();
       await database.close();
       logger.info('stopped');
       process.exit(0);

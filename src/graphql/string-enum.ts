@@ -1,0 +1,23 @@
+import { GraphQLError, Kind } from 'graphql';
+import { builder } from './builder.ts';
+
+/**
+ * An enum whose values contain "-" (e.g. `share-link`), which GraphQL enum names cannot. Exposed as a
+ * scalar that accepts and returns exactly the documented spellings in both doors, and refuses
+ * anything else (a 400 naming the field over REST).
+ */
+export function stringEnumScalar<T extends string>(name: string, values: readonly T[], description: string) {
+  const allowed = new Set<string>(values);
+  const check = (value: unknown): T => {
+    if (typeof value !== 'string' || !allowed.has(value)) {
+      throw new GraphQLError(`must be one of ${values.map((v) => `"${v}"`).join(', ')}`);
+    }
+    return value as T;
+  };
+  return builder.scalarType(name as any, {
+    description: `${description}. One of: ${values.join(', ')}`,
+    serialize: (value) => check(value),
+    parseValue: (value) => check(value),
+    parseLiteral: (ast) => check(ast.kind === Kind.STRING ? ast.value : undefined),
+  });
+}

@@ -1,0 +1,175 @@
+import type { Collection, Prisma, Role } from '../../generated/prisma/client.ts';
+import type { Context } from '../../graphql/context.ts';
+import { BadRequestError, ForbiddenError } from '../../graphql/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { paginate, type ListArgs, type SortKey } from '../../lib/pagination.ts';
+import { checkLength, rejectNull } from '../../lib/validate.ts';
+import { organizationForMember } from '../organizations/organization.access.ts';
+import { canCreateIn } from '../spaces/access-level.ts';
+import { collectionForViewer, creationLevel, visibleSpacesWhere } from '../spaces/content-access.ts';
+import { lockOrganization, positionKey, subtreeCollectionIds, type ContentPosition } from '../spaces/hierarchy.ts';
+import { detachFromOrganization } from '../spaces/space.service.ts';
+
+export const SIBLING_ORDER: SortKey[] = [
+  { field: 'position', direction: 'asc' },
+  { field: 'id', direction: 'asc' },
+];
+
+const DEFAULT_TITLE = 'Untitled collection';
+
+function checkTitle(title: string | null | undefined) {
+  rejectNull('title', title);
+  checkLength('title', title, 0, 50);
+}
+
+/** Collections are organization-wide structure: members with a role see them all; guests none. */
+export async function listCollections(ctx: Context, organizationId: string, args: ListArgs & { nested?: boolean | null }) {
+  const { membership } = await organizationForMember(ctx, organizationId);
+  const where: Prisma.CollectionWhereInput = { organizationId, deletedAt: null };
+  if (args.nested === false) where.parentId = null;
+  if (membership.role === null) where.id = { in: [] };
+  return paginate({
+    args,
+    keys: SIBLING_ORDER,
+    where,
+    findMany: (q) => ctx.db.collection.findMany(q as Prisma.CollectionFindManyArgs),
+    count: (q) => ctx.db.collection.count(q as Prisma.CollectionCountArgs),
+  });
+}
+
+export async function getCollection(ctx: Context, collectionId: string): Promise<Collection> {
+  return (await collectionForViewer(ctx, collectionId, 'read')).collection;
+}
+
+/** A parent collection in `organizationId` where the caller may create content (404 / 403 otherwise). */
+async function parentForCreation(ctx: Context, organizationId: string, parentId: string, field = 'parent') {
+  const parent = await ctx.loaders.collection.load(parentId);
+  if (!parent || parent.deletedAt || parent.organizationId !== organizationId) {
+    throw new BadRequestError(`Invalid "${field}": no collection "${parentId}" in this organization`);
+  }
+  const { level } = await collectionForViewer(ctx, parentId, 'read');
+  if (!canCreateIn(level)) throw new ForbiddenError('You cannot create content in this collection');
+  return parent;
+}
+
+export async function createCollection(ctx: Context, organizationId: string, input: { title?: string | null; parent?: string | null }) {
+  checkTitle(input.title);
+  if (input.parent) await parentForCreation(ctx, organizationId, input.parent);
+  else if (!canCreateIn(await creationLevel(ctx, organizationId))) {
+    throw new ForbiddenError('Creating content needs the "create" role in the organization');
+  }
+  const now = ctx.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    const parentId = input.parent ?? null;
+    return tx.collection.create({
+      data: {
+        id: newId(),
+        organizationId,
+        parentId,
+        title: input.title || DEFAULT_TITLE,
+        position: await positionKey(tx, organizationId, parentId),
+        createdAt: now,
+      },
+    });
+  });
+}
+
+export async function updateCollection(
+  ctx: Context,
+  collectionId: string,
+  input: { title?: string | null; description?: string | null; defaultLevel?: Role | null },
+) {
+  checkTitle(input.title);
+  checkLength('description', input.description, 0, 100);
+  rejectNull('defaultLevel', input.defaultLevel);
+  await collectionForViewer(ctx, collectionId, 'admin');
+  return ctx.db.collection.update({
+    where: { id: collectionId },
+    data: { title: input.title ?? undefined, description: input.description, defaultLevel: input.defaultLevel ?? undefined },
+  });
+}
+
+/**
+ * Deletes a collection with everything inside: nested collections and spaces get `deletedAt` like a
+ * deleted space (restorable for 7 days, then purged).
+ */
+export async function deleteCollection(ctx: Context, collectionId: string): Promise<boolean> {
+  const { collection } = await collectionForViewer(ctx, collectionId, 'admin');
+  const now = ctx.clock.now();
+  await ctx.db.$transaction(async (tx) => {
+    await lockOrganization(tx, collection.organizationId);
+    const all = await tx.collection.findMany({
+      where: { organizationId: collection.organizationId, deletedAt: null },
+      select: { id: true, parentId: true },
+    });
+    const ids = subtreeCollectionIds(all, collection.id);
+    await tx.collection.updateMany({ where: { id: { in: ids } }, data: { deletedAt: now } });
+    await tx.space.updateMany({ where: { collectionId: { in: ids }, deletedAt: null }, data: { deletedAt: now } });
+  });
+  return true;
+}
+
+/** Spaces directly inside a collection, in sibling order. */
+export async function listCollectionSpaces(ctx: Context, collectionId: string, args: ListArgs) {
+  const { collection } = await collectionForViewer(ctx, collectionId, 'read');
+  const where = { ...(await visibleSpacesWhere(ctx, collection.organizationId)), collectionId };
+  return paginate({
+    args,
+    keys: SIBLING_ORDER,
+    where,
+    findMany: (q) => ctx.db.space.findMany(q as Prisma.SpaceFindManyArgs),
+    count: (q) => ctx.db.space.count(q as Prisma.SpaceCountArgs),
+  });
+}
+
+/** Moves a collection under another parent (or the top level, `parent: null`), at a position. */
+export async function moveCollection(
+  ctx: Context,
+  collectionId: string,
+  input: { parent?: string | null; position?: ContentPosition | null },
+) {
+  const { collection } = await collectionForViewer(ctx, collectionId, 'admin');
+  const organizationId = collection.organizationId;
+  const parentId = input.parent === undefined ? collection.parentId : input.parent;
+  if (parentId) await parentForCreation(ctx, organizationId, parentId);
+  return ctx.db.$transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    if (parentId) {
+      const all = await tx.collection.findMany({ where: { organizationId, deletedAt: null }, select: { id: true, parentId: true } });
+      if (subtreeCollectionIds(all, collection.id).includes(parentId)) {
+        throw new BadRequestError('Invalid "parent": a collection cannot move into itself or one of its descendants');
+      }
+    }
+    const position = await positionKey(tx, organizationId, parentId, input.position, { type: 'collection', id: collection.id });
+    return tx.collection.update({ where: { id: collection.id }, data: { parentId, position } });
+  });
+}
+
+/**
+ * Moves a collection, with all it contains, to another organization (top level, at the end). IDs are
+ * kept; what only made sense in the old organization (member and team grants, custom field values)
+ * is dropped. The caller must be able to create content in both organizations.
+ */
+export async function transferCollection(ctx: Context, collectionId: string, organization: string) {
+  const { collection } = await collectionForViewer(ctx, collectionId, 'admin');
+  const source = collection.organizationId;
+  if (!canCreateIn(await creationLevel(ctx, source))) throw new ForbiddenError('Transferring needs the "create" role in this organization');
+  await organizationForMember(ctx, organization);
+  if (!canCreateIn(await creationLevel(ctx, organization))) {
+    throw new ForbiddenError('Transferring needs the "create" role in the target organization');
+  }
+  if (organization === source) return collection;
+  return ctx.db.$transaction(async (tx) => {
+    // Lock both organizations in a fixed order so two opposite transfers cannot deadlock.
+    for (const id of [source, organization].sort()) await lockOrganization(tx, id);
+    const all = await tx.collection.findMany({ where: { organizationId: source }, select: { id: true, parentId: true } });
+    const ids = subtreeCollectionIds(all, collection.id);
+    const spaceIds = (await tx.space.findMany({ where: { collectionId: { in: ids } }, select: { id: true } })).map((s) => s.id);
+    await detachFromOrganization(tx, spaceIds);
+    await tx.space.updateMany({ where: { id: { in: spaceIds } }, data: { organizationId: organization } });
+    await tx.collection.updateMany({ where: { id: { in: ids } }, data: { organizationId: organization } });
+    const position = await positionKey(tx, organization, null, null, { type: 'collection', id: collection.id });
+    return tx.collection.update({ where: { id: collection.id }, data: { parentId: null, position } });
+  });
+}

@@ -1,0 +1,74 @@
+import type { CustomField, Prisma } from '../../generated/prisma/client.ts';
+import type { Context } from '../../graphql/context.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
+import { orderByKeys } from '../../lib/pagination.ts';
+import { spaceForViewer } from '../spaces/content-access.ts';
+import { canReadSpaceFieldValues, canSetSpaceFieldValues } from './custom-field.policy.ts';
+import { CUSTOM_FIELD_SORT } from './custom-field.service.ts';
+import { normalizeValue, type StoredValue } from './custom-field.types.ts';
+
+/** One item of `GET /spaces/{spaceId}/custom-fields`: a field of the organization and the space's value. */
+export interface SpaceFieldValue {
+  customField: CustomField;
+  /** null: the space has no value for the field (the `value` key is then absent from REST JSON). */
+  value: StoredValue | null;
+}
+
+/** Every field of the space's organization, in creation order, each with the space's value if set. */
+export async function listSpaceFieldValues(ctx: Context, spaceId: string): Promise<SpaceFieldValue[]> {
+  const { space, level } = await spaceForViewer(ctx, spaceId, 'read');
+  if (!canReadSpaceFieldValues(level)) throw new NotFoundError(`Space "${spaceId}" not found`);
+  const fields = await ctx.db.customField.findMany({
+    where: { organizationId: space.organizationId },
+    orderBy: orderByKeys(CUSTOM_FIELD_SORT) as Prisma.CustomFieldOrderByWithRelationInput[],
+    include: { values: { where: { spaceId } } },
+  });
+  return fields.map(({ values, ...customField }) => ({
+    customField,
+    value: values.length ? (values[0].value as StoredValue) : null,
+  }));
+}
+
+/** `{ <field name>: { value } }` → [name, value] pairs, refusing any other shape with a 400 naming the key. */
+function parseValuesMap(values: unknown): [string, unknown][] {
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    throw new BadRequestError('Invalid "values": must be an object mapping a field name to { value }');
+  }
+  return Object.entries(values as Record<string, unknown>).map(([name, entry]) => {
+    const keys = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? Object.keys(entry) : null;
+    if (!keys || keys.length !== 1 || keys[0] !== 'value') {
+      throw new BadRequestError(`Invalid "values.${name}": must be an object { value } (value null clears it)`);
+    }
+    return [name, (entry as { value: unknown }).value];
+  });
+}
+
+/**
+ * Sets several values of a space at once, all or nothing: every name and value is checked before
+ * anything is written, and the writes share one transaction. `value: null` (or an empty multi-select
+ * list) clears a value. The organization's fields are locked for share meanwhile, so a field's options
+ * cannot change (or the field disappear) between the check and the write.
+ */
+export async function setSpaceFieldValues(ctx: Context, spaceId: string, values: unknown): Promise<boolean> {
+  const { space, level } = await spaceForViewer(ctx, spaceId, 'read');
+  if (!canSetSpaceFieldValues(level)) throw new ForbiddenError('Setting custom field values needs the "edit" level on the space');
+  const entries = parseValuesMap(values);
+  if (!entries.length) return true;
+  const organizationId = space.organizationId;
+  await ctx.db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM "CustomField" WHERE "organizationId" = ${organizationId} FOR SHARE`;
+    const fields = await tx.customField.findMany({ where: { organizationId, name: { in: entries.map(([name]) => name) } } });
+    const byName = new Map(fields.map((f) => [f.name, f]));
+    const now = ctx.clock.now();
+    const writes: Prisma.CustomFieldValueCreateManyInput[] = [];
+    for (const [name, value] of entries) {
+      const field = byName.get(name);
+      if (!field) throw new BadRequestError(`Invalid "values.${name}": no custom field named "${name}" in this organization`);
+      const stored = normalizeValue(field, value);
+      if (stored !== null) writes.push({ spaceId, fieldId: field.id, value: stored, updatedAt: now });
+    }
+    await tx.customFieldValue.deleteMany({ where: { spaceId, fieldId: { in: fields.map((f) => f.id) } } });
+    if (writes.length) await tx.customFieldValue.createMany({ data: writes });
+  });
+  return true;
+}

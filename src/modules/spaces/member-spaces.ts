@@ -1,0 +1,67 @@
+import type { Prisma, Role } from '../../generated/prisma/client.ts';
+import type { Context } from '../../graphql/context.ts';
+import { viewerOf } from '../../graphql/context.ts';
+import { ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
+import { paginate, type ListArgs } from '../../lib/pagination.ts';
+import { organizationForMember } from '../organizations/organization.access.ts';
+import { canAdministerOrganization } from '../organizations/organization.policy.ts';
+import { effectiveLevel } from './access-level.ts';
+import { ancestorLevels } from './content-access.ts';
+
+/**
+ * `GET /orgs/{o}/members/{u}/spaces`: every space the member can reach, with their effective level.
+ * Members with a role reach every live space (their role is a floor); guests only granted ones.
+ * Visible to organization admins and to the member themselves.
+ */
+export async function listMemberSpaces(
+  ctx: Context,
+  organizationId: string,
+  userId: string,
+  args: ListArgs & { order?: 'asc' | 'desc' | null },
+) {
+  const viewer = viewerOf(ctx);
+  const { membership } = await organizationForMember(ctx, organizationId);
+  const member = await ctx.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+  if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
+  if (!canAdministerOrganization(membership) && viewer.user.id !== userId) {
+    throw new ForbiddenError("Only organization admins can list another member's spaces");
+  }
+  const where: Prisma.SpaceWhereInput = { organizationId, deletedAt: null };
+  if (member.disabled) where.id = { in: [] };
+  else if (member.role === null) {
+    where.OR = [{ userGrants: { some: { userId } } }, { teamGrants: { some: { team: { members: { some: { userId } } } } } }];
+  }
+  const direction = args.order ?? 'desc';
+  const page = await paginate({
+    args,
+    keys: [
+      { field: 'createdAt', direction, type: 'date' },
+      { field: 'id', direction },
+    ],
+    where,
+    findMany: (q) => ctx.db.space.findMany(q as Prisma.SpaceFindManyArgs),
+    count: (q) => ctx.db.space.count(q as Prisma.SpaceCountArgs),
+  });
+  const spaceIds = page.items.map((s) => s.id);
+  const [collections, direct, viaTeams] = await Promise.all([
+    ctx.loaders.organizationCollections.load(organizationId),
+    ctx.db.spaceUserGrant.findMany({ where: { userId, spaceId: { in: spaceIds } }, select: { spaceId: true, role: true } }),
+    ctx.db.spaceTeamGrant.findMany({
+      where: { spaceId: { in: spaceIds }, team: { members: { some: { userId } } } },
+      select: { spaceId: true, role: true },
+    }),
+  ]);
+  const grants = [...direct, ...viaTeams];
+  return {
+    ...page,
+    items: page.items.map((space) => ({
+      space,
+      permission: effectiveLevel({
+        membership: member,
+        ownLevel: space.defaultLevel,
+        inheritedLevels: ancestorLevels(collections, space.collectionId),
+        grants: grants.filter((g) => g.spaceId === space.id).map((g) => g.role),
+      }) as Role,
+    })),
+  };
+}

@@ -1,0 +1,72 @@
+import type { Space } from '../../generated/prisma/client.ts';
+import type { Db } from '../../db/client.ts';
+import type { Context } from '../../graphql/context.ts';
+import { NotFoundError } from '../../graphql/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { spaceForViewer } from './content-access.ts';
+import { lockOrganization, positionKey } from './hierarchy.ts';
+
+/** Deleted spaces (and collections) stay restorable, and stored, for this long. */
+export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+const expired = (deletedAt: Date, now: Date) => now.getTime() - deletedAt.getTime() > RETENTION_MS;
+
+/** Soft delete: the space leaves lists and counts; its admins can still read and restore it for 7 days. */
+export async function deleteSpace(ctx: Context, spaceId: string): Promise<boolean> {
+  await spaceForViewer(ctx, spaceId, 'admin');
+  await ctx.db.space.update({ where: { id: spaceId }, data: { deletedAt: ctx.clock.now() } });
+  return true;
+}
+
+/**
+ * Brings a deleted space back whole: into its collection if that still exists, else to the top level
+ * (at the end). After the retention window the space is gone (404), whether or not the purge job ran.
+ */
+export async function restoreSpace(ctx: Context, spaceId: string): Promise<Space> {
+  const { space } = await spaceForViewer(ctx, spaceId, 'admin', { allowDeleted: true });
+  if (!space.deletedAt) return space;
+  const now = ctx.clock.now();
+  if (expired(space.deletedAt, now)) throw new NotFoundError(`Space "${spaceId}" not found`);
+  return ctx.db.$transaction(async (tx) => {
+    await lockOrganization(tx, space.organizationId);
+    const collection = space.collectionId ? await tx.collection.findUnique({ where: { id: space.collectionId } }) : null;
+    const keepsParent = collection !== null && collection.deletedAt === null && collection.organizationId === space.organizationId;
+    return tx.space.update({
+      where: { id: space.id },
+      data: keepsParent
+        ? { deletedAt: null }
+        : {
+            deletedAt: null,
+            collectionId: null,
+            position: await positionKey(tx, space.organizationId, null, null, { type: 'space', id: space.id }),
+            visibility: space.visibility === 'in_collection' ? 'private' : undefined,
+          },
+    });
+  });
+}
+
+/** Permanently removes spaces and collections deleted more than 7 days ago (content goes by cascade). */
+export async function purgeExpired(db: Db, now: Date): Promise<{ spaces: number; collections: number }> {
+  const cutoff = new Date(now.getTime() - RETENTION_MS);
+  const spaces = await db.space.deleteMany({ where: { deletedAt: { lt: cutoff } } });
+  const collections = await db.collection.deleteMany({ where: { deletedAt: { lt: cutoff } } });
+  return { spaces: spaces.count, collections: collections.count };
+}
+
+/**
+ * Runs the purge at start-up and then periodically. The schedule lives in the data (`deletedAt`), not
+ * in memory, so it survives restarts; purging is idempotent, so several instances may all run it.
+ */
+export function startPurgeJob(db: Db, clock: Clock, logger: Logger, intervalMs = 60 * 60 * 1000): () => void {
+  const run = () =>
+    purgeExpired(db, clock.now())
+      .then((purged) => {
+        if (purged.spaces || purged.collections) logger.info({ purged }, 'purged deleted content');
+      })
+      .catch((err) => logger.error({ err }, 'purge of deleted content failed'));
+  void run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

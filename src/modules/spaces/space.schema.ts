@@ -1,0 +1,253 @@
+import { builder } from '../../graphql/builder.ts';
+import { RoleEnum } from '../../graphql/enums.ts';
+import { listArgs, ListNextRef, listType, OrderEnum } from '../../graphql/list.ts';
+import { stringEnumScalar } from '../../graphql/string-enum.ts';
+import { LINK_STATUSES, listSpaceLinks, type LinkRecord } from './space.links.ts';
+import { spacePermissions } from './access-level.ts';
+import { viewerSpaceLevel } from './content-access.ts';
+import { listMemberSpaces } from './member-spaces.ts';
+import { deleteSpace, restoreSpace } from './space.lifecycle.ts';
+import {
+  createSpace,
+  duplicateSpace,
+  getSpace,
+  listOrganizationSpaces,
+  moveSpace,
+  transferSpace,
+  updateSpace,
+} from './space.service.ts';
+import { ContentVisibilityScalar, fromApiVisibility, toApiVisibility, type ContentVisibility } from './visibility.ts';
+
+export const EditModeEnum = builder.enumType('EditMode', {
+  description: 'live: members edit directly; locked: all edits are locked',
+  values: ['live', 'locked'] as const,
+});
+
+const SpaceUrls = builder.simpleObject('SpaceUrls', {
+  fields: (t) => ({
+    location: t.string({ description: 'URL of the space in the API' }),
+    app: t.string({ description: 'URL of the space in the application' }),
+    published: t.string({ nullable: true, description: 'Published URL; only when visibility is not private' }),
+    public: t.string({ nullable: true, description: 'Public URL; only when visibility is public' }),
+    icon: t.string({ nullable: true, description: 'URL of the icon, when one is set' }),
+  }),
+});
+
+const SpacePermissions = builder.simpleObject('SpacePermissions', {
+  fields: (t) => ({
+    access: t.boolean(),
+    admin: t.boolean(),
+    edit: t.boolean(),
+    comment: t.boolean(),
+    merge: t.boolean(),
+    review: t.boolean(),
+  }),
+});
+
+export const SpaceRef = builder.prismaObject('Space', {
+  description: 'A space: a unit of documentation content, at the top level or in a collection',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'space' }),
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    emoji: t.exposeString('emoji'),
+    visibility: t.field({ type: ContentVisibilityScalar, resolve: (s) => toApiVisibility(s.visibility) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true, description: 'Set while the space is deleted' }),
+    editMode: t.expose('editMode', { type: EditModeEnum }),
+    urls: t.field({
+      type: SpaceUrls,
+      resolve: (s, _args, ctx) => {
+        const published = `${ctx.config.publicUrl}/s/${s.id}/`;
+        return {
+          location: `${ctx.config.apiUrl}/spaces/${s.id}`,
+          app: `${ctx.config.appUrl}/s/${s.id}/`,
+          published: s.visibility === 'private' ? null : published,
+          public: s.visibility === 'public' ? published : null,
+          icon: null,
+        };
+      },
+    }),
+    organization: t.exposeString('organizationId', { description: 'ID of the owning organization' }),
+    parent: t.exposeString('collectionId', { nullable: true, description: 'ID of the parent collection' }),
+    revision: t.string({ description: 'ID of the active revision', resolve: (s) => s.revisionId ?? '' }),
+    defaultLevel: t.expose('defaultLevel', { type: RoleEnum }),
+    comments: t.relationCount('comments', { where: { status: 'open', parentId: null }, description: 'Open comments' }),
+    changeRequests: t.relationCount('changeRequests', { description: 'All change requests' }),
+    changeRequestsOpen: t.relationCount('changeRequests', { where: { status: 'open' } }),
+    changeRequestsDraft: t.relationCount('changeRequests', { where: { status: 'draft' } }),
+    permissions: t.field({
+      type: SpacePermissions,
+      resolve: async (s, _args, ctx) => spacePermissions(await viewerSpaceLevel(ctx, s)),
+    }),
+  }),
+});
+
+export const SpaceList = listType('Space', SpaceRef);
+
+const MemberSpace = builder.simpleObject('MemberSpace', {
+  description: "A space a member can reach, with the member's effective level on it",
+  fields: (t) => ({ permission: t.field({ type: RoleEnum }), space: t.field({ type: SpaceRef }) }),
+});
+const MemberSpaceList = listType('MemberSpace', MemberSpace);
+
+const ContentPointerInput = builder.inputType('ContentPointerInput', {
+  description: '{ type: "space", space } or { type: "collection", collection }',
+  fields: (t) => ({ type: t.string({ required: true }), space: t.string(), collection: t.string() }),
+});
+export const ContentPositionInput = builder.inputType('ContentPositionInput', {
+  description: 'Where to put the item among its new siblings: before or after one of them',
+  fields: (t) => ({ before: t.field({ type: ContentPointerInput }), after: t.field({ type: ContentPointerInput }) }),
+});
+
+const spacePath = builder.args((t) => ({ spaceId: t.string({ required: true, description: 'ID of the space' }) }));
+const organizationPath = builder.args((t) => ({
+  organizationId: t.string({ required: true, description: 'ID of the organization' }),
+}));
+const moveArgs = builder.args((t) => ({
+  parent: t.string({ description: 'ID of the target collection, or null for the top level' }),
+  position: t.field({ type: ContentPositionInput, description: 'Position among the siblings (default: the end)' }),
+}));
+
+builder.queryFields((t) => ({
+  space: t.field({
+    type: SpaceRef,
+    description: 'A space (its admins also get it while deleted, with deletedAt)',
+    args: {
+      ...spacePath,
+      shareKey: t.arg.string({ description: 'Share key of a share-link site, to resolve its published URLs' }),
+    },
+    resolve: (_root, args, ctx) => getSpace(ctx, args.spaceId),
+  }),
+  organizationSpaces: t.field({
+    type: SpaceList,
+    description: 'Spaces of an organization that the caller can access',
+    args: { ...organizationPath, ...listArgs },
+    resolve: (_root, { organizationId, ...args }, ctx) => listOrganizationSpaces(ctx, organizationId, args),
+  }),
+  organizationMemberSpaces: t.field({
+    type: MemberSpaceList,
+    description: 'Spaces a member can reach, with their effective permission (admins, or the member)',
+    args: {
+      ...organizationPath,
+      userId: t.arg.string({ required: true, description: 'ID of the member' }),
+      ...listArgs,
+      order: t.arg({ type: OrderEnum, description: 'Order by creation date (default desc)' }),
+    },
+    resolve: (_root, { organizationId, userId, ...args }, ctx) => listMemberSpaces(ctx, organizationId, userId, args),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createSpace: t.field({
+    type: SpaceRef,
+    description: 'Create a space at the top level or in a collection',
+    args: {
+      ...organizationPath,
+      title: t.arg.string({ description: 'Title (max 50)' }),
+      emoji: t.arg.string({ description: 'Emoji character or code points (max 50)' }),
+      parent: t.arg.string({ description: 'ID of the parent collection' }),
+      editMode: t.arg({ type: EditModeEnum, description: 'Edit mode (default live)' }),
+    },
+    resolve: (_root, { organizationId, ...input }, ctx) => createSpace(ctx, organizationId, input),
+  }),
+  updateSpace: t.field({
+    type: SpaceRef,
+    description: 'Update a space: title, emoji, editMode (edit level); defaultLevel, visibility (admin level)',
+    args: {
+      ...spacePath,
+      title: t.arg.string({ description: 'Title (max 50)' }),
+      emoji: t.arg.string({ description: 'Emoji (max 50); null removes it' }),
+      editMode: t.arg({ type: EditModeEnum, description: 'live or locked' }),
+      defaultLevel: t.arg({ type: RoleEnum, description: 'Level every member gets at least' }),
+      visibility: t.arg({ type: ContentVisibilityScalar, description: 'Who can access the space' }),
+    },
+    resolve: (_root, { spaceId, visibility, ...input }, ctx) =>
+      updateSpace(ctx, spaceId, { ...input, visibility: visibility ? fromApiVisibility(visibility as ContentVisibility) : visibility }),
+  }),
+  deleteSpace: t.boolean({
+    description: 'Delete a space (restorable for 7 days, then removed for good)',
+    args: spacePath,
+    resolve: (_root, args, ctx) => deleteSpace(ctx, args.spaceId),
+  }),
+  duplicateSpace: t.field({
+    type: SpaceRef,
+    description: 'Copy a space (settings and current content), placed right after the original',
+    args: spacePath,
+    resolve: (_root, args, ctx) => duplicateSpace(ctx, args.spaceId),
+  }),
+  restoreSpace: t.field({
+    type: SpaceRef,
+    description: 'Restore a space deleted in the last 7 days',
+    args: spacePath,
+    resolve: (_root, args, ctx) => restoreSpace(ctx, args.spaceId),
+  }),
+  moveSpace: t.field({
+    type: SpaceRef,
+    description: 'Move a space to a collection or the top level, at a position',
+    args: { ...spacePath, ...moveArgs },
+    resolve: (_root, { spaceId, ...input }, ctx) => moveSpace(ctx, spaceId, input),
+  }),
+  transferSpace: t.field({
+    type: SpaceRef,
+    description: 'Move a space to another organization (and optionally into one of its collections)',
+    args: {
+      ...spacePath,
+      organization: t.arg.string({ required: true, description: 'ID of the target organization' }),
+      collection: t.arg.string({ description: 'ID of a collection of the target organization' }),
+    },
+    resolve: (_root, { spaceId, ...input }, ctx) => transferSpace(ctx, spaceId, input),
+  }),
+}));
+
+
+const LinkStatusScalar = stringEnumScalar('LinkStatus', LINK_STATUSES, 'ok: no problem; broken: the target is missing in the revision; in-app: a URL pointing into the application');
+
+const ContentReferenceRef = builder.simpleObject('ContentReference', {
+  description: 'What a link points to or where it is: a URL, a page, a file or an anchor of a space',
+  fields: (t) => ({
+    kind: t.string(),
+    url: t.string({ nullable: true }),
+    page: t.string({ nullable: true }),
+    file: t.string({ nullable: true }),
+    space: t.string({ nullable: true }),
+  }),
+});
+
+const LinkRecordRef = builder.objectRef<LinkRecord>('LinkRecord').implement({
+  fields: (t) => ({
+    status: t.field({ type: LinkStatusScalar, resolve: (r) => r.status }),
+    relation: t.exposeString('relation'),
+    targetReference: t.field({ type: ContentReferenceRef, resolve: (r) => r.targetReference }),
+    locationReferences: t.field({ type: [ContentReferenceRef], resolve: (r) => r.locationReferences }),
+  }),
+});
+
+const LinkStats = builder.simpleObject('LinkStats', {
+  fields: (t) => ({
+    total: t.int(),
+    broken: t.field({
+      type: builder.simpleObject('BrokenLinkStats', { fields: (f) => ({ total: f.int(), changeRequest: f.int() }) }),
+    }),
+  }),
+});
+
+const LinkList = builder.objectRef<Awaited<ReturnType<typeof listSpaceLinks>>>('LinkList').implement({
+  description: 'A page of links, with statistics over all links of the content',
+  fields: (t) => ({
+    items: t.field({ type: [LinkRecordRef], resolve: (l) => l.items }),
+    count: t.exposeInt('count'),
+    next: t.field({ type: ListNextRef, nullable: true, resolve: (l) => l.next ?? null }),
+    stats: t.field({ type: LinkStats, resolve: (l) => l.stats }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  spaceLinks: t.field({
+    type: LinkList,
+    description: 'Links in the active content of a space, grouped by target',
+    args: { ...spacePath, ...listArgs, status: t.arg({ type: LinkStatusScalar, description: 'Only links with this status' }) },
+    resolve: (_root, { spaceId, ...args }, ctx) => listSpaceLinks(ctx, spaceId, args as Parameters<typeof listSpaceLinks>[2]),
+  }),
+}));

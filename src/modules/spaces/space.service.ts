@@ -1,0 +1,247 @@
+import type { EditMode, Prisma, Role, Space, SpaceVisibility } from '../../generated/prisma/client.ts';
+import type { Context } from '../../graphql/context.ts';
+import { BadRequestError, ForbiddenError } from '../../graphql/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { paginate, type ListArgs, type SortKey } from '../../lib/pagination.ts';
+import { checkLength, rejectNull } from '../../lib/validate.ts';
+import { organizationForMember } from '../organizations/organization.access.ts';
+import { canAdminister, canCreateIn } from './access-level.ts';
+import { collectionForViewer, creationLevel, spaceForViewer, visibleSpacesWhere } from './content-access.ts';
+import { lockOrganization, positionKey, type ContentPosition } from './hierarchy.ts';
+
+type Tx = Prisma.TransactionClient;
+
+export const SPACE_LIST_ORDER: SortKey[] = [
+  { field: 'createdAt', direction: 'asc', type: 'date' },
+  { field: 'id', direction: 'asc' },
+];
+
+const DEFAULT_TITLE = 'Untitled space';
+// An emoji character sequence (with joiners and variation selectors), or its code points in hex ("1f389").
+const EMOJI = /^(?:[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f\u20e3]+|[0-9a-f]{2,6}(?:-[0-9a-f]{2,6})*)$/iu;
+
+function checkTitle(title: string | null | undefined) {
+  rejectNull('title', title);
+  checkLength('title', title, 0, 50);
+}
+
+function checkEmoji(emoji: string | null | undefined) {
+  if (emoji === undefined || emoji === null || emoji === '') return;
+  checkLength('emoji', emoji, 1, 50);
+  if (!EMOJI.test(emoji)) throw new BadRequestError('Invalid "emoji": must be an emoji character or its code points (e.g. "1f389")');
+}
+
+/** Where a new space or collection may go: a collection the caller can create in, or the top level. */
+async function checkCreationTarget(ctx: Context, organizationId: string, parentId: string | null | undefined) {
+  if (parentId) {
+    const parent = await ctx.loaders.collection.load(parentId);
+    if (!parent || parent.deletedAt || parent.organizationId !== organizationId) {
+      throw new BadRequestError(`Invalid "parent": no collection "${parentId}" in this organization`);
+    }
+    const { level } = await collectionForViewer(ctx, parentId, 'read');
+    if (!canCreateIn(level)) throw new ForbiddenError('You cannot create content in this collection');
+    return;
+  }
+  if (!canCreateIn(await creationLevel(ctx, organizationId))) {
+    throw new ForbiddenError('Creating content needs the "create" role in the organization');
+  }
+}
+
+/** A space is born with an empty first revision, its active content. */
+async function insertSpace(tx: Tx, data: Prisma.SpaceUncheckedCreateInput): Promise<Space> {
+  const space = await tx.space.create({ data });
+  const revision = await tx.revision.create({ data: { id: newId(), spaceId: space.id, createdAt: space.createdAt } });
+  return tx.space.update({ where: { id: space.id }, data: { revisionId: revision.id } });
+}
+
+export interface CreateSpaceInput {
+  title?: string | null;
+  emoji?: string | null;
+  parent?: string | null;
+  editMode?: EditMode | null;
+}
+
+export async function createSpace(ctx: Context, organizationId: string, input: CreateSpaceInput): Promise<Space> {
+  await organizationForMember(ctx, organizationId);
+  checkTitle(input.title);
+  checkEmoji(input.emoji);
+  await checkCreationTarget(ctx, organizationId, input.parent);
+  const now = ctx.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    const collectionId = input.parent ?? null;
+    return insertSpace(tx, {
+      id: newId(),
+      organizationId,
+      collectionId,
+      title: input.title || DEFAULT_TITLE,
+      emoji: input.emoji ?? '',
+      editMode: input.editMode ?? 'live',
+      position: await positionKey(tx, organizationId, collectionId),
+      createdAt: now,
+      updatedAt: now,
+    });
+  });
+}
+
+export async function listOrganizationSpaces(ctx: Context, organizationId: string, args: ListArgs) {
+  await organizationForMember(ctx, organizationId);
+  return paginate({
+    args,
+    keys: SPACE_LIST_ORDER,
+    where: await visibleSpacesWhere(ctx, organizationId),
+    findMany: (q) => ctx.db.space.findMany(q as Prisma.SpaceFindManyArgs),
+    count: (q) => ctx.db.space.count(q as Prisma.SpaceCountArgs),
+  });
+}
+
+/** A space by ID; its admins also get it while it is deleted (with `deletedAt`). */
+export async function getSpace(ctx: Context, spaceId: string): Promise<Space> {
+  return (await spaceForViewer(ctx, spaceId, 'read', { allowDeleted: true })).space;
+}
+
+export interface UpdateSpaceInput {
+  title?: string | null;
+  emoji?: string | null;
+  editMode?: EditMode | null;
+  defaultLevel?: Role | null;
+  visibility?: SpaceVisibility | null;
+}
+
+/** Title, emoji and edit mode need `edit`; who can reach the space (defaultLevel, visibility) needs `admin`. */
+export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSpaceInput): Promise<Space> {
+  checkTitle(input.title);
+  checkEmoji(input.emoji);
+  for (const field of ['editMode', 'defaultLevel', 'visibility'] as const) rejectNull(field, input[field]);
+  const { space, level } = await spaceForViewer(ctx, spaceId, 'edit');
+  if ((input.defaultLevel || input.visibility) && !canAdminister(level)) {
+    throw new ForbiddenError('Changing who can access a space needs the "admin" level');
+  }
+  if (input.visibility === 'in_collection' && !space.collectionId) {
+    throw new BadRequestError('Invalid "visibility": "in-collection" is only for spaces inside a collection');
+  }
+  return ctx.db.space.update({
+    where: { id: spaceId },
+    data: {
+      title: input.title ?? undefined,
+      emoji: input.emoji === null ? '' : input.emoji,
+      editMode: input.editMode ?? undefined,
+      defaultLevel: input.defaultLevel ?? undefined,
+      visibility: input.visibility ?? undefined,
+      updatedAt: ctx.clock.now(),
+    },
+  });
+}
+
+/** Moves a space into a collection (or the top level, `parent: null`), at a position (default: the end). */
+export async function moveSpace(ctx: Context, spaceId: string, input: { parent?: string | null; position?: ContentPosition | null }) {
+  const { space } = await spaceForViewer(ctx, spaceId, 'admin');
+  const parentId = input.parent === undefined ? space.collectionId : input.parent;
+  if (parentId !== space.collectionId) await checkCreationTarget(ctx, space.organizationId, parentId);
+  return ctx.db.$transaction(async (tx) => {
+    await lockOrganization(tx, space.organizationId);
+    const position = await positionKey(tx, space.organizationId, parentId, input.position, { type: 'space', id: space.id });
+    return tx.space.update({
+      where: { id: space.id },
+      data: {
+        collectionId: parentId,
+        position,
+        // "in-collection" means nothing at the top level.
+        visibility: !parentId && space.visibility === 'in_collection' ? 'private' : undefined,
+      },
+    });
+  });
+}
+
+/** Drops what only made sense in the space's old organization: member/team grants and field values. */
+export async function detachFromOrganization(tx: Tx, spaceIds: string[]): Promise<void> {
+  await tx.spaceUserGrant.deleteMany({ where: { spaceId: { in: spaceIds } } });
+  await tx.spaceTeamGrant.deleteMany({ where: { spaceId: { in: spaceIds } } });
+  await tx.customFieldValue.deleteMany({ where: { spaceId: { in: spaceIds } } });
+}
+
+/**
+ * Moves a space to another organization (top level, or into `collection` of that organization), keeping
+ * its ID and content. The caller must administer the space and be able to create content in both.
+ */
+export async function transferSpace(ctx: Context, spaceId: string, input: { organization: string; collection?: string | null }) {
+  const { space } = await spaceForViewer(ctx, spaceId, 'admin');
+  if (!canCreateIn(await creationLevel(ctx, space.organizationId))) {
+    throw new ForbiddenError('Transferring needs the "create" role in this organization');
+  }
+  await organizationForMember(ctx, input.organization);
+  await checkCreationTarget(ctx, input.organization, input.collection);
+  if (!input.collection && !canCreateIn(await creationLevel(ctx, input.organization))) {
+    throw new ForbiddenError('Transferring needs the "create" role in the target organization');
+  }
+  if (input.organization === space.organizationId && (input.collection ?? null) === space.collectionId) return space;
+  return ctx.db.$transaction(async (tx) => {
+    for (const id of [space.organizationId, input.organization].sort()) await lockOrganization(tx, id);
+    if (input.organization !== space.organizationId) await detachFromOrganization(tx, [space.id]);
+    const collectionId = input.collection ?? null;
+    const position = await positionKey(tx, input.organization, collectionId, null, { type: 'space', id: space.id });
+    return tx.space.update({
+      where: { id: space.id },
+      data: {
+        organizationId: input.organization,
+        collectionId,
+        position,
+        visibility: !collectionId && space.visibility === 'in_collection' ? 'private' : undefined,
+      },
+    });
+  });
+}
+
+/**
+ * A new space with the same settings, custom field values and access grants, and a copy of the active
+ * content (pages and files) in its own first revision, placed right after the original.
+ */
+export async function duplicateSpace(ctx: Context, spaceId: string): Promise<Space> {
+  const { space } = await spaceForViewer(ctx, spaceId, 'read');
+  await checkCreationTarget(ctx, space.organizationId, space.collectionId);
+  const now = ctx.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    await lockOrganization(tx, space.organizationId);
+    const id = newId();
+    const copy = await insertSpace(tx, {
+      id,
+      organizationId: space.organizationId,
+      collectionId: space.collectionId,
+      title: `${space.title} (copy)`.slice(0, 50),
+      emoji: space.emoji,
+      visibility: space.visibility,
+      editMode: space.editMode,
+      defaultLevel: space.defaultLevel,
+      position: await positionKey(tx, space.organizationId, space.collectionId, { after: { type: 'space', space: space.id } }),
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (space.revisionId) {
+      const [pages, files] = await Promise.all([
+        tx.page.findMany({ where: { revisionId: space.revisionId } }),
+        tx.file.findMany({ where: { revisionId: space.revisionId } }),
+      ]);
+      const revisionId = copy.revisionId!;
+      if (pages.length) {
+        await tx.page.createMany({
+          data: pages.map(({ revisionId: _, layout, ...page }) => ({ ...page, revisionId, layout: layout ?? undefined })),
+        });
+      }
+      if (files.length) await tx.file.createMany({ data: files.map(({ revisionId: _, ...file }) => ({ ...file, revisionId })) });
+    }
+    const [values, userGrants, teamGrants] = await Promise.all([
+      tx.customFieldValue.findMany({ where: { spaceId } }),
+      tx.spaceUserGrant.findMany({ where: { spaceId } }),
+      tx.spaceTeamGrant.findMany({ where: { spaceId } }),
+    ]);
+    if (values.length) {
+      await tx.customFieldValue.createMany({
+        data: values.map((v) => ({ spaceId: id, fieldId: v.fieldId, value: v.value as Prisma.InputJsonValue })),
+      });
+    }
+    if (userGrants.length) await tx.spaceUserGrant.createMany({ data: userGrants.map((g) => ({ ...g, spaceId: id, createdAt: now })) });
+    if (teamGrants.length) await tx.spaceTeamGrant.createMany({ data: teamGrants.map((g) => ({ ...g, spaceId: id, createdAt: now })) });
+    return copy;
+  });
+}
+
