@@ -10,7 +10,7 @@ export function stringEnumScalar<T extends string>(name: string, values: readonl
   const allowed = new Set<string>(values);
   const check = (value: unknown): T => {
     if (typeof value !== 'string' || !allowed.has(value)) {
-      throw new GraphQLError(`must be one of ${values.map((v) => `"${v}"`).join(', ')}`);
+      throw new GraphQLError(`${name} must be one of ${values.map((v) => `"${v}"`).join(', ')}`);
     }
     return value as T;
   };

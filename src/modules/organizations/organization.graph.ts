@@ -8,6 +8,11 @@ import { memberListWhere, memberSortKeys, type MemberListFilter } from '../membe
 import { loadOrganizationTeamsPage } from '../teams/team.graph.ts';
 import { teamListArgs, TeamList } from '../teams/team.schema.ts';
 import { OrganizationRef } from './organization.schema.ts';
+import { listArgs } from '../../graphql/list.ts';
+import { SpaceList } from '../spaces/space.schema.ts';
+import { SPACE_LIST_ORDER } from '../spaces/space.service.ts';
+import { CollectionList } from '../collections/collection.schema.ts';
+import { SIBLING_ORDER } from '../collections/collection.service.ts';
 import { canReadOrganization } from './organization.policy.ts';
 
 /**
@@ -53,6 +58,68 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     resolve: async (org, args, ctx) => {
       await assertMember(ctx, org.id);
       return loadOrganizationTeamsPage(ctx, org.id, args);
+    },
+  }),
+}));
+
+/**
+ * `Organization.spaces` and `Organization.collections`. One filter serves every organization in the
+ * batch: members with a role see every live space, guests those granted to them (or their teams).
+ */
+builder.prismaObjectFields(OrganizationRef, (t) => ({
+  spaces: t.field({
+    type: SpaceList,
+    description: 'Spaces of the organization the caller can access',
+    args: listArgs,
+    extensions: graphOnly,
+    resolve: async (org, args, ctx) => {
+      await assertMember(ctx, org.id);
+      const userId = ctx.viewer?.user.id ?? '';
+      return loadRelationPage(
+        ctx,
+        {
+          name: 'Organization.spaces',
+          parentModel: 'organization',
+          relation: 'spaces',
+          keys: () => SPACE_LIST_ORDER,
+          where: () => ({
+            deletedAt: null,
+            OR: [
+              { organization: { members: { some: { userId, role: { not: null }, disabled: false } } } },
+              { userGrants: { some: { userId } } },
+              { teamGrants: { some: { team: { members: { some: { userId } } } } } },
+            ],
+          }),
+        },
+        org.id,
+        args,
+      );
+    },
+  }),
+  collections: t.field({
+    type: CollectionList,
+    description: 'Collections of the organization (nested ones too unless nested: false)',
+    args: { ...listArgs, nested: t.arg.boolean({ description: 'false: top-level collections only' }) },
+    extensions: graphOnly,
+    resolve: async (org, args, ctx) => {
+      await assertMember(ctx, org.id);
+      const userId = ctx.viewer?.user.id ?? '';
+      return loadRelationPage(
+        ctx,
+        {
+          name: 'Organization.collections',
+          parentModel: 'organization',
+          relation: 'collections',
+          keys: () => SIBLING_ORDER,
+          where: (a: { nested?: boolean | null }) => ({
+            deletedAt: null,
+            ...(a.nested === false ? { parentId: null } : {}),
+            organization: { members: { some: { userId, role: { not: null }, disabled: false } } },
+          }),
+        },
+        org.id,
+        args,
+      );
     },
   }),
 }));
