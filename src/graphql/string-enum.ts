@@ -10,6 +10,7 @@ export function stringEnumScalar<T extends string>(name: string, values: readonl
   const allowed = new Set<string>(values);
   const check = (value: unknown): T => {
     if (typeof value !== 'string' || !allowed.has(value)) {
+      // A GraphQLError: Yoga masks any other error thrown while coercing input as an internal error.
       throw new GraphQLError(`${name} must be one of ${values.map((v) => `"${v}"`).join(', ')}`);
     }
     return value as T;

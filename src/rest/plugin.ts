@@ -1,5 +1,5 @@
 import type { ExecutionArgs, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import { getNamedType, isInputObjectType, isScalarType, Kind } from 'graphql';
+import { getNamedType, isEnumType, isInputObjectType, isScalarType, Kind } from 'graphql';
 import { filterSchema } from '@graphql-tools/utils';
 import type { Plugin } from 'graphql-yoga';
 import { useSofa } from 'sofa-api';
@@ -25,6 +25,7 @@ export interface RestRequestState {
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const BUILT_IN_SCALARS = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
 
 /** The schema SOFA sees: graph-only fields removed, so REST shapes are exactly the documented ones. */
 function restSchemaOf(schema: GraphQLSchema): GraphQLSchema {
@@ -213,6 +214,16 @@ function checkQueryParameters(schema: GraphQLSchema, match: RouteMatch, query: U
       }
       if (isInputObjectType(type) || (isScalarType(type) && type.name === 'JSON')) {
         return `Invalid "${arg.name}": send it in the JSON body`;
+      }
+      if (isEnumType(type) && !type.getValue(value)) {
+        return `Invalid "${arg.name}": must be one of ${type.getValues().map((v) => `"${v.name}"`).join(', ')}`;
+      }
+      if (isScalarType(type) && !BUILT_IN_SCALARS.has(type.name)) {
+        try {
+          type.parseValue(value);
+        } catch (error) {
+          return `Invalid "${arg.name}": ${(error as Error).message}`;
+        }
       }
     }
   }

@@ -53,6 +53,7 @@ async function parentForCreation(ctx: Context, organizationId: string, parentId:
 }
 
 export async function createCollection(ctx: Context, organizationId: string, input: { title?: string | null; parent?: string | null }) {
+  await organizationForMember(ctx, organizationId);
   checkTitle(input.title);
   if (input.parent) await parentForCreation(ctx, organizationId, input.parent);
   else if (!canCreateIn(await creationLevel(ctx, organizationId))) {
@@ -104,8 +105,8 @@ export async function deleteCollection(ctx: Context, collectionId: string): Prom
       select: { id: true, parentId: true },
     });
     const ids = subtreeCollectionIds(all, collection.id);
-    await tx.collection.updateMany({ where: { id: { in: ids } }, data: { deletedAt: now } });
-    await tx.space.updateMany({ where: { collectionId: { in: ids }, deletedAt: null }, data: { deletedAt: now } });
+    await tx.collection.updateMany({ where: { id: { in: ids } }, data: { deletedAt: now, updatedAt: now } });
+    await tx.space.updateMany({ where: { collectionId: { in: ids }, deletedAt: null }, data: { deletedAt: now, updatedAt: now } });
   });
   return true;
 }

@@ -12,7 +12,7 @@ export function ancestorLevels(collections: Map<string, CollectionNode>, collect
   for (let id = collectionId; id && !seen.has(id); id = collections.get(id)?.parentId ?? null) {
     seen.add(id);
     const node = collections.get(id);
-    if (node) levels.push(node.defaultLevel);
+    if (node && !node.deletedAt) levels.push(node.defaultLevel);
   }
   return levels;
 }

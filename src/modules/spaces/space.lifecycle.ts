@@ -15,7 +15,8 @@ const expired = (deletedAt: Date, now: Date) => now.getTime() - deletedAt.getTim
 /** Soft delete: the space leaves lists and counts; its admins can still read and restore it for 7 days. */
 export async function deleteSpace(ctx: Context, spaceId: string): Promise<boolean> {
   await spaceForViewer(ctx, spaceId, 'admin');
-  await ctx.db.space.update({ where: { id: spaceId }, data: { deletedAt: ctx.clock.now() } });
+  const now = ctx.clock.now();
+  await ctx.db.space.update({ where: { id: spaceId }, data: { deletedAt: now, updatedAt: now } });
   return true;
 }
 
@@ -35,9 +36,10 @@ export async function restoreSpace(ctx: Context, spaceId: string): Promise<Space
     return tx.space.update({
       where: { id: space.id },
       data: keepsParent
-        ? { deletedAt: null }
+        ? { deletedAt: null, updatedAt: now }
         : {
             deletedAt: null,
+            updatedAt: now,
             collectionId: null,
             position: await positionKey(tx, space.organizationId, null, null, { type: 'space', id: space.id }),
             visibility: space.visibility === 'in_collection' ? 'private' : undefined,

@@ -32,11 +32,11 @@ function checkEmoji(emoji: string | null | undefined) {
 }
 
 /** Where a new space or collection may go: a collection the caller can create in, or the top level. */
-async function checkCreationTarget(ctx: Context, organizationId: string, parentId: string | null | undefined) {
+async function checkCreationTarget(ctx: Context, organizationId: string, parentId: string | null | undefined, field = 'parent') {
   if (parentId) {
     const parent = await ctx.loaders.collection.load(parentId);
     if (!parent || parent.deletedAt || parent.organizationId !== organizationId) {
-      throw new BadRequestError(`Invalid "parent": no collection "${parentId}" in this organization`);
+      throw new BadRequestError(`Invalid "${field}": no collection "${parentId}" in this organization`);
     }
     const { level } = await collectionForViewer(ctx, parentId, 'read');
     if (!canCreateIn(level)) throw new ForbiddenError('You cannot create content in this collection');
@@ -51,7 +51,8 @@ async function checkCreationTarget(ctx: Context, organizationId: string, parentI
 async function insertSpace(tx: Tx, data: Prisma.SpaceUncheckedCreateInput): Promise<Space> {
   const space = await tx.space.create({ data });
   const revision = await tx.revision.create({ data: { id: newId(), spaceId: space.id, createdAt: space.createdAt } });
-  return tx.space.update({ where: { id: space.id }, data: { revisionId: revision.id } });
+  // Pass updatedAt explicitly: Prisma's @updatedAt would stamp the wall clock, not the injected one.
+  return tx.space.update({ where: { id: space.id }, data: { revisionId: revision.id, updatedAt: space.updatedAt } });
 }
 
 export interface CreateSpaceInput {
@@ -146,6 +147,7 @@ export async function moveSpace(ctx: Context, spaceId: string, input: { parent?:
       data: {
         collectionId: parentId,
         position,
+        updatedAt: ctx.clock.now(),
         // "in-collection" means nothing at the top level.
         visibility: !parentId && space.visibility === 'in_collection' ? 'private' : undefined,
       },
@@ -170,7 +172,7 @@ export async function transferSpace(ctx: Context, spaceId: string, input: { orga
     throw new ForbiddenError('Transferring needs the "create" role in this organization');
   }
   await organizationForMember(ctx, input.organization);
-  await checkCreationTarget(ctx, input.organization, input.collection);
+  await checkCreationTarget(ctx, input.organization, input.collection, 'collection');
   if (!input.collection && !canCreateIn(await creationLevel(ctx, input.organization))) {
     throw new ForbiddenError('Transferring needs the "create" role in the target organization');
   }
@@ -186,6 +188,7 @@ export async function transferSpace(ctx: Context, spaceId: string, input: { orga
         organizationId: input.organization,
         collectionId,
         position,
+        updatedAt: ctx.clock.now(),
         visibility: !collectionId && space.visibility === 'in_collection' ? 'private' : undefined,
       },
     });
