@@ -37,7 +37,13 @@ describe('REST surface', () => {
       .filter((r) => r.addition)
       .map((r) => `${r.method} ${r.path}`)
       .sort();
-    expect(additions).toEqual(['GET /user', 'POST /admin/users', 'POST /orgs']);
+    expect(additions).toEqual([
+      'GET /orgs/{organizationId}/spaces',
+      'GET /user',
+      'POST /admin/users',
+      'POST /orgs',
+      'POST /orgs/{organizationId}/spaces',
+    ]);
   });
 
   it('has no two routes on the same method and path', () => {
@@ -62,6 +68,15 @@ describe('REST surface', () => {
       (op) => /\/orgs(\/\{organizationId\})?$|\/members|\/teams|\/ping|email-domains/.test(op) && !op.endsWith('/spaces'),
     );
     expect(slice.length).toBe(20);
+    expect(slice.filter((op) => !served.has(op))).toEqual([]);
+  });
+
+  it('covers the documented operations of collections, spaces and custom fields', () => {
+    const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
+    const slice = [...documented].filter(
+      (op) => /^\w+ \/collections|\/collections$|^\w+ \/spaces\/\{spaceId\}(\/(duplicate|restore|move|transfer|links|custom-fields))?$|custom-fields|members\/\{userId\}\/spaces$/.test(op),
+    );
+    expect(slice.length).toBe(24);
     expect(slice.filter((op) => !served.has(op))).toEqual([]);
   });
 });

@@ -89,6 +89,9 @@ async function openPostgres(databaseUrl: string, onQuery?: (sql: string) => void
     },
     close: async () => {
       await prisma.$disconnect();
+      // $disconnect removes the adapter's error listener; a connection ended by the server while the
+      // pool closes (e.g. DROP DATABASE … WITH (FORCE) in tests) must not become an unhandled error.
+      pool.on('error', () => {});
       await pool.end();
     },
   };

@@ -10,7 +10,15 @@ import {
   MAX_OPTIONS,
   updateCustomField,
 } from './custom-field.service.ts';
-import { fieldTypeName, MAX_TEXT_VALUE, TYPES_DESCRIPTION } from './custom-field.types.ts';
+import { stringEnumScalar } from '../../graphql/string-enum.ts';
+import { CUSTOM_FIELD_TYPE_NAMES, fieldTypeName, MAX_TEXT_VALUE } from './custom-field.types.ts';
+
+/** The type set, spelled exactly as in REST JSON ("multi-select" has a hyphen, so a scalar, not an enum). */
+const CustomFieldTypeScalar = stringEnumScalar(
+  'CustomFieldType',
+  CUSTOM_FIELD_TYPE_NAMES,
+  'Type of a custom field: text, number, boolean, select (one option), multi-select (several options), date (YYYY-MM-DD), url',
+);
 
 const CustomFieldUrls = builder.simpleObject('CustomFieldUrls', {
   fields: (t) => ({ location: t.string({ description: 'URL of the custom field in the API' }) }),
@@ -27,7 +35,7 @@ export const CustomFieldRef = builder.prismaObject('CustomField', {
     name: t.exposeString('name', { description: 'Unique name in the organization (1..50, ^[a-z_\\-0-9]+$)' }),
     title: t.exposeString('title', { nullable: true, description: 'Title shown to users (max 100)' }),
     description: t.exposeString('description', { nullable: true, description: 'Description (max 200)' }),
-    type: t.string({ description: `Type of the values: ${TYPES_DESCRIPTION}`, resolve: (f) => fieldTypeName(f.type) }),
+    type: t.field({ type: CustomFieldTypeScalar, description: 'Type of the values', resolve: (f) => fieldTypeName(f.type) }),
     placeholder: t.exposeString('placeholder', { nullable: true, description: 'Placeholder of the input (max 100)' }),
     options: t.stringList({
       nullable: true,
@@ -106,11 +114,11 @@ builder.mutationFields((t) => ({
     args: {
       ...organizationPath,
       name: t.arg.string({ required: true, description: 'Name, unique in the organization (1..50, ^[a-z_\\-0-9]+$)' }),
-      type: t.arg.string({ required: true, description: TYPES_DESCRIPTION }),
+      type: t.arg({ type: CustomFieldTypeScalar, required: true, description: 'Type of the values' }),
       ...texts,
       options: t.arg.stringList({ description: `Required for select and multi-select fields, refused for others: ${optionsDescription}` }),
     },
-    resolve: (_root, { organizationId, ...input }, ctx) => createCustomField(ctx, organizationId, input),
+    resolve: (_root, { organizationId, ...input }, ctx) => createCustomField(ctx, organizationId, { ...input, type: input.type as string }),
   }),
   updateCustomField: t.field({
     type: CustomFieldRef,

@@ -18,8 +18,6 @@ const TYPE_BY_NAME: Record<string, CustomFieldType> = {
   url: 'url',
 };
 export const CUSTOM_FIELD_TYPE_NAMES = Object.keys(TYPE_BY_NAME);
-export const TYPES_DESCRIPTION =
-  'One of "text", "number", "boolean", "select", "multi-select", "date", "url" (spelled exactly so, "multi-select" with a hyphen)';
 
 export function parseFieldType(value: string): CustomFieldType {
   const type = Object.hasOwn(TYPE_BY_NAME, value) ? TYPE_BY_NAME[value] : undefined;
