@@ -40,6 +40,7 @@ describe('REST surface', () => {
     expect(additions).toEqual([
       'GET /orgs/{organizationId}/spaces',
       'GET /user',
+      'GET /user/invitations',
       'POST /admin/users',
       'POST /orgs',
       'POST /orgs/{organizationId}/spaces',

@@ -7,6 +7,7 @@ import '../modules/members/member.schema.ts';
 import '../modules/teams/team.schema.ts';
 import '../modules/spaces/space.schema.ts';
 import '../modules/collections/collection.schema.ts';
+import '../modules/invites/invite.schema.ts';
 import '../modules/organizations/organization.graph.ts';
 import { customFieldRoutes } from '../modules/custom-fields/custom-field.schema.ts';
 import { userRoutes } from '../modules/users/user.rest.ts';
@@ -15,13 +16,14 @@ import { memberRoutes } from '../modules/members/member.rest.ts';
 import { teamRoutes } from '../modules/teams/team.rest.ts';
 import { spaceRoutes } from '../modules/spaces/space.rest.ts';
 import { collectionRoutes } from '../modules/collections/collection.rest.ts';
+import { inviteRoutes } from '../modules/invites/invite.rest.ts';
 import type { RouteTable } from '../rest/route-table.ts';
 
 /** The whole schema: every domain module registers its types and root fields on the builder. */
 export const schema = builder.toSchema({ sortSchema: true });
 
 /** Every REST route, from the modules' route tables. */
-export const restRoutes: RouteTable = { ...userRoutes, ...organizationRoutes, ...memberRoutes, ...teamRoutes, ...spaceRoutes, ...collectionRoutes, ...customFieldRoutes };
+export const restRoutes: RouteTable = { ...userRoutes, ...organizationRoutes, ...memberRoutes, ...teamRoutes, ...spaceRoutes, ...collectionRoutes, ...inviteRoutes, ...customFieldRoutes };
 
 /** The committed schema.graphql: generated, sorted. */
 export function printedSchema(): string {

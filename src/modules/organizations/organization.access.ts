@@ -1,7 +1,7 @@
 import type { Member, Organization } from '../../generated/prisma/client.ts';
 import type { Context } from '../../graphql/context.ts';
 import { ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
-import { canAdministerOrganization, canReadOrganization } from './organization.policy.ts';
+import { blockedBySso, canAdministerOrganization, canReadOrganization } from './organization.policy.ts';
 
 export interface OrganizationAccess {
   organization: Organization;
@@ -20,7 +20,19 @@ export async function organizationForMember(ctx: Context, organizationId: string
   if (!organization || !membership || !canReadOrganization(membership)) {
     throw new NotFoundError(`Organization "${organizationId}" not found`);
   }
+  if (blockedBySso(organization, membership)) throw ssoRequired();
   return { organization, membership };
+}
+
+export const ssoRequired = () => new ForbiddenError('This organization requires signing in with SSO');
+
+/** 403 when the organization enforces SSO and the caller is not an SSO member (admins excepted). */
+export async function assertNotBlockedBySso(ctx: Context, organizationId: string): Promise<void> {
+  const [organization, membership] = await Promise.all([
+    ctx.loaders.organization.load(organizationId),
+    ctx.loaders.viewerMembership.load(organizationId),
+  ]);
+  if (organization && blockedBySso(organization, membership)) throw ssoRequired();
 }
 
 /** Like `organizationForMember`, then 403 unless the caller is an admin. */

@@ -14,6 +14,7 @@ import { SPACE_LIST_ORDER } from '../spaces/space.service.ts';
 import { CollectionList } from '../collections/collection.schema.ts';
 import { SIBLING_ORDER } from '../collections/collection.service.ts';
 import { canReadOrganization } from './organization.policy.ts';
+import { assertNotBlockedBySso } from './organization.access.ts';
 
 /**
  * Graph navigation from an organization (GraphQL only; REST keeps the documented Organization shape).
@@ -23,6 +24,7 @@ async function assertMember(ctx: Context, organizationId: string) {
   if (!canReadOrganization(await ctx.loaders.viewerMembership.load(organizationId))) {
     throw new NotFoundError(`Organization "${organizationId}" not found`);
   }
+  await assertNotBlockedBySso(ctx, organizationId);
 }
 
 builder.prismaObjectFields(OrganizationRef, (t) => ({

@@ -30,6 +30,14 @@ export function canSeeBilling(m: Membership): boolean {
   return isMember(m);
 }
 
+/**
+ * When an organization enforces SSO, members who did not sign in through it cannot use it — except
+ * admins, so that nobody locks themselves out.
+ */
+export function blockedBySso(organization: { sso: boolean }, m: Pick<Member, 'role' | 'sso'> | null): boolean {
+  return organization.sso && m !== null && !m.sso && m.role !== 'admin';
+}
+
 export function organizationPermissions(m: Membership) {
   return { admin: canAdministerOrganization(m), createContent: canCreateContent(m) };
 }

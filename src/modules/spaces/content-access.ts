@@ -2,6 +2,7 @@ import type { Collection, Prisma, Role, Space } from '../../generated/prisma/cli
 import type { Context } from '../../graphql/context.ts';
 import { ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
 import type { CollectionNode } from '../../graphql/loaders.ts';
+import { assertNotBlockedBySso } from '../organizations/organization.access.ts';
 import { atLeast } from '../organizations/roles.ts';
 import { effectiveLevel } from './access-level.ts';
 
@@ -67,6 +68,7 @@ export async function spaceForViewer(
   const level = await viewerSpaceLevel(ctx, space);
   if (!level) throw notFound;
   if (space.deletedAt && !(options.allowDeleted && atLeast(level, 'admin'))) throw notFound;
+  await assertNotBlockedBySso(ctx, space.organizationId);
   if (!atLeast(level, needed)) throw new ForbiddenError(`This needs the "${needed}" level on the space`);
   return { space, level };
 }
@@ -83,6 +85,7 @@ export async function collectionForViewer(ctx: Context, collectionId: string, ne
   if (!collection || collection.deletedAt) throw notFound;
   const level = await viewerCollectionLevel(ctx, collection);
   if (!level) throw notFound;
+  await assertNotBlockedBySso(ctx, collection.organizationId);
   if (!atLeast(level, needed)) throw new ForbiddenError(`This needs the "${needed}" level on the collection`);
   return { collection, level };
 }

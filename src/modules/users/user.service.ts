@@ -1,4 +1,4 @@
-import type { User } from '../../generated/prisma/client.ts';
+import type { Prisma, User } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/client.ts';
 import { BadRequestError, ConflictError, isUniqueViolation } from '../../graphql/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -19,13 +19,18 @@ export async function createUserWithToken(db: Db, input: NewUser, now = new Date
   if (!isEmail(email)) throw new BadRequestError('Invalid "email": not an e-mail address');
   checkLength('displayName', input.displayName?.trim(), 1, 100);
   const token = generateTokenSecret();
-  const userId = newId();
   try {
-    const [user] = await db.$transaction([
-      db.user.create({ data: { id: userId, email, displayName: input.displayName.trim(), createdAt: now } }),
-      db.accessToken.create({ data: { id: newId(), userId, tokenHash: hashToken(token), label: 'initial', createdAt: now } }),
-    ]);
-    return { user, token };
+    return await db.$transaction(async (tx) => {
+      // Someone invited by e-mail before having an account exists as a pending user: claim that record,
+      // so their invitations are theirs.
+      const pending = await tx.user.findFirst({ where: { email, pending: true } });
+      const displayName = input.displayName.trim();
+      const user = pending
+        ? await tx.user.update({ where: { id: pending.id }, data: { pending: false, displayName } })
+        : await tx.user.create({ data: { id: newId(), email, displayName, createdAt: now } });
+      await tx.accessToken.create({ data: { id: newId(), userId: user.id, tokenHash: hashToken(token), label: 'initial', createdAt: now } });
+      return { user, token };
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError(`A user with e-mail "${email}" already exists`);
     throw error;
@@ -36,4 +41,18 @@ export async function createUserWithToken(db: Db, input: NewUser, now = new Date
 export async function userForToken(db: Db, token: string): Promise<{ user: User; tokenId: string } | null> {
   const row = await db.accessToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
   return row ? { user: row.user, tokenId: row.id } : null;
+}
+
+/** Users for these (normalised) e-mail addresses, creating pending records for unknown ones. */
+export async function usersForEmails(tx: Prisma.TransactionClient, emails: string[], now: Date): Promise<User[]> {
+  const existing = await tx.user.findMany({ where: { email: { in: emails } } });
+  const known = new Set(existing.map((u) => u.email));
+  const missing = emails.filter((e) => !known.has(e));
+  if (missing.length) {
+    await tx.user.createMany({
+      data: missing.map((email) => ({ id: newId(), email, displayName: email.split('@')[0], pending: true, createdAt: now })),
+      skipDuplicates: true,
+    });
+  }
+  return tx.user.findMany({ where: { email: { in: emails } } });
 }

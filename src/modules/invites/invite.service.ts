@@ -1,0 +1,178 @@
+import type { Organization, Prisma, Role } from '../../generated/prisma/client.ts';
+import type { Context } from '../../graphql/context.ts';
+import { viewerOf } from '../../graphql/context.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { paginate, type ListArgs } from '../../lib/pagination.ts';
+import { isEmail, rejectNull } from '../../lib/validate.ts';
+import { organizationForAdmin } from '../organizations/organization.access.ts';
+import { usersForEmails } from '../users/user.service.ts';
+
+export const MAX_EMAILS_PER_CALL = 100;
+
+export interface InvitationResult {
+  users: string[];
+  invited: number;
+  failedSSOEmails: string[];
+}
+
+function normalizeEmails(emails: string[]): string[] {
+  if (emails.length === 0) throw new BadRequestError('Invalid "emails": give at least one address');
+  const normalized = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
+  if (normalized.length > MAX_EMAILS_PER_CALL) {
+    throw new BadRequestError(`Invalid "emails": at most ${MAX_EMAILS_PER_CALL} addresses per call`);
+  }
+  for (const email of normalized) if (!isEmail(email)) throw new BadRequestError(`Invalid "emails": "${email}" is not an e-mail address`);
+  return normalized;
+}
+
+/**
+ * Whether an address can sign in through the organization's SSO: the organization has a SAML provider
+ * and the address is on one of the organization's e-mail domains.
+ */
+function canUseSso(organization: Organization, hasSamlProvider: boolean, email: string): boolean {
+  return hasSamlProvider && organization.emailDomains.includes(email.split('@')[1]);
+}
+
+/**
+ * Invites people by e-mail, in one transaction. Unknown addresses get a pending user record; existing
+ * members are left as they are and not counted; addresses that must use SSO (organization-wide, or
+ * `sso: true`) but cannot are reported in `failedSSOEmails`.
+ */
+export async function inviteByEmail(
+  ctx: Context,
+  organizationId: string,
+  input: { emails: string[]; role?: Role | null; sso?: boolean | null },
+): Promise<InvitationResult> {
+  const viewer = viewerOf(ctx);
+  const { organization } = await organizationForAdmin(ctx, organizationId);
+  rejectNull('role', input.role);
+  rejectNull('sso', input.sso);
+  const emails = normalizeEmails(input.emails);
+  const role = input.role === undefined ? organization.defaultRole : input.role;
+  const ssoRequired = organization.sso || input.sso === true;
+  const now = ctx.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    const hasSamlProvider = (await tx.samlProvider.count({ where: { organizationId } })) > 0;
+    const failedSSOEmails = ssoRequired ? emails.filter((e) => !canUseSso(organization, hasSamlProvider, e)) : [];
+    const failed = new Set(failedSSOEmails);
+    const users = await usersForEmails(tx, emails.filter((e) => !failed.has(e)), now);
+    const members = new Set(
+      (await tx.member.findMany({ where: { organizationId, userId: { in: users.map((u) => u.id) } }, select: { userId: true } })).map(
+        (m) => m.userId,
+      ),
+    );
+    const invitees = users.filter((u) => !members.has(u.id));
+    const created = await tx.invite.createMany({
+      data: invitees.map((u) => ({ id: newId(), organizationId, userId: u.id, role, sso: ssoRequired, invitedById: viewer.user.id, createdAt: now })),
+      skipDuplicates: true,
+    });
+    // A pending invitation sent again takes the newest role and SSO requirement.
+    await tx.invite.updateMany({
+      where: { organizationId, userId: { in: invitees.map((u) => u.id) }, acceptedAt: null },
+      data: { role, sso: ssoRequired },
+    });
+    return { users: invitees.map((u) => u.id), invited: created.count, failedSSOEmails };
+  });
+}
+
+/**
+ * Joins an organization through an invitation ID: an e-mail invite addressed to the caller, or an invite
+ * link (while invite links are enabled). Joining twice is harmless: an existing member is unchanged.
+ */
+export async function joinOrganization(ctx: Context, organizationId: string, inviteId: string): Promise<Record<string, never>> {
+  const viewer = viewerOf(ctx);
+  const notFound = new NotFoundError(`Invite "${inviteId}" not found`);
+  const [invite, link, organization] = await Promise.all([
+    ctx.db.invite.findFirst({ where: { id: inviteId, organizationId } }),
+    ctx.db.linkInvite.findFirst({ where: { id: inviteId, organizationId } }),
+    ctx.loaders.organization.load(organizationId),
+  ]);
+  if (!organization) throw notFound;
+  let role: Role | null;
+  if (invite) {
+    if (invite.userId !== viewer.user.id) throw notFound;
+    if (invite.sso) throw new ForbiddenError('This invitation requires signing in with the organization\'s SSO');
+    role = invite.role;
+  } else if (link) {
+    if (!organization.inviteLinks) throw new ForbiddenError('Invite links are disabled for this organization');
+    role = link.role;
+  } else {
+    throw notFound;
+  }
+  const now = ctx.clock.now();
+  await ctx.db.$transaction(async (tx) => {
+    await tx.member.createMany({
+      data: [{ organizationId, userId: viewer.user.id, role, joinedAt: now }],
+      skipDuplicates: true,
+    });
+    if (invite) await tx.invite.update({ where: { id: invite.id }, data: { acceptedAt: invite.acceptedAt ?? now } });
+  });
+  return {};
+}
+
+/** Pending e-mail invitations of the caller, newest first (where an invited user finds invitation IDs). */
+export async function listViewerInvitations(ctx: Context, args: ListArgs) {
+  const viewer = viewerOf(ctx);
+  return paginate({
+    args,
+    keys: [
+      { field: 'createdAt', direction: 'desc', type: 'date' },
+      { field: 'id', direction: 'desc' },
+    ],
+    where: { userId: viewer.user.id, acceptedAt: null },
+    findMany: (q) => ctx.db.invite.findMany({ ...(q as Prisma.InviteFindManyArgs), include: { organization: true } }),
+    count: (q) => ctx.db.invite.count(q as Prisma.InviteCountArgs),
+  });
+}
+
+// ---- Invite links ----
+
+export async function listLinkInvites(ctx: Context, organizationId: string, args: ListArgs) {
+  await organizationForAdmin(ctx, organizationId);
+  return paginate({
+    args,
+    keys: [
+      { field: 'createdAt', direction: 'asc', type: 'date' },
+      { field: 'id', direction: 'asc' },
+    ],
+    where: { organizationId },
+    findMany: (q) => ctx.db.linkInvite.findMany(q as Prisma.LinkInviteFindManyArgs),
+    count: (q) => ctx.db.linkInvite.count(q as Prisma.LinkInviteCountArgs),
+  });
+}
+
+async function findLinkInvite(ctx: Context, organizationId: string, inviteId: string) {
+  const link = await ctx.db.linkInvite.findFirst({ where: { id: inviteId, organizationId } });
+  if (!link) throw new NotFoundError(`Invite "${inviteId}" not found`);
+  return link;
+}
+
+export async function createLinkInvite(ctx: Context, organizationId: string, role: Role) {
+  const viewer = viewerOf(ctx);
+  await organizationForAdmin(ctx, organizationId);
+  rejectNull('role', role);
+  return ctx.db.linkInvite.create({
+    data: { id: newId(), organizationId, role, createdById: viewer.user.id, createdAt: ctx.clock.now() },
+  });
+}
+
+export async function getLinkInvite(ctx: Context, organizationId: string, inviteId: string) {
+  await organizationForAdmin(ctx, organizationId);
+  return findLinkInvite(ctx, organizationId, inviteId);
+}
+
+export async function updateLinkInvite(ctx: Context, organizationId: string, inviteId: string, role: Role | null | undefined) {
+  await organizationForAdmin(ctx, organizationId);
+  rejectNull('role', role);
+  const link = await findLinkInvite(ctx, organizationId, inviteId);
+  if (role === undefined) return link;
+  return ctx.db.linkInvite.update({ where: { id: link.id }, data: { role } });
+}
+
+export async function deleteLinkInvite(ctx: Context, organizationId: string, inviteId: string): Promise<boolean> {
+  await organizationForAdmin(ctx, organizationId);
+  const link = await findLinkInvite(ctx, organizationId, inviteId);
+  await ctx.db.linkInvite.delete({ where: { id: link.id } });
+  return true;
+}

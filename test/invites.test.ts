@@ -1,0 +1,250 @@
+import { describe, expect, it } from 'vitest';
+import { newId } from '../src/lib/ids.ts';
+import { gqlData, gqlError, masked, restError } from './support/assertions.ts';
+import { validateGitBookResponse } from './support/gitbook-openapi.ts';
+import { ADMIN_TOKEN, anonymous, callerFor, newMember, newOrganization, newUser, useHarness } from './support/harness.ts';
+
+const h = useHarness();
+
+const invitesPath = (o: string) => `/v1/orgs/${o}/invites`;
+const linksPath = (o: string) => `/v1/orgs/${o}/link-invites`;
+
+async function memberRole(o: string, userId: string) {
+  return (await h.db.member.findUnique({ where: { organizationId_userId: { organizationId: o, userId } } }))?.role;
+}
+
+describe('POST /orgs/{o}/invites (e-mail invites)', () => {
+  it('invites known and unknown addresses, de-duplicated, with the default role; members are not re-invited', async () => {
+    const { admin, organizationId: o } = await newOrganization(h);
+    const known = await newUser(h, 'Known');
+    const member = await newMember(h, o, 'edit');
+    const res = await admin.rest('POST', invitesPath(o), {
+      emails: [known.email, known.email.toUpperCase(), 'Stranger@Example.org', member.email],
+    });
+    expect(res.status).toBe(200);
+    expect(validateGitBookResponse('inviteUsersToOrganization', 200, res.body)).toEqual([]);
+    expect(res.body.invited).toBe(2);
+    expect(res.body.failedSSOEmails).toEqual([]);
+    const pending = await h.db.user.findUnique({ where: { email: 'stranger@example.org' } });
+    expect(pending?.pending).toBe(true);
+    expect(res.body.users.sort()).toEqual([known.userId, pending!.id].sort());
+    expect(await memberRole(o, member.userId)).toBe('edit');
+    const invite = await h.db.invite.findFirst({ where: { organizationId: o, userId: known.userId } });
+    expect(invite?.role).toBe('read'); // the organization's defaultRole
+
+    // Inviting again is not a new invitation.
+    const again = await admin.rest('POST', invitesPath(o), { emails: [known.email], role: 'comment' });
+    expect(again.body).toMatchObject({ invited: 0, users: [known.userId] });
+  });
+
+  it('validates emails and role, naming the field', async () => {
+    const { admin, organizationId: o } = await newOrganization(h);
+    restError(await admin.rest('POST', invitesPath(o), {}), 400, 'emails');
+    restError(await admin.rest('POST', invitesPath(o), { emails: [] }), 400, 'emails');
+    restError(await admin.rest('POST', invitesPath(o), { emails: ['not-an-address'] }), 400, 'emails');
+    restError(await admin.rest('POST', invitesPath(o), { emails: 'a@example.com' }), 400, 'emails');
+    const many = Array.from({ length: 101 }, (_, i) => `p${i}@example.com`);
+    restError(await admin.rest('POST', invitesPath(o), { emails: many }), 400, 'emails');
+    expect((await admin.rest('POST', invitesPath(o), { emails: many.slice(0, 100) })).body.invited).toBe(100);
+    restError(await admin.rest('POST', invitesPath(o), { emails: ['a@example.com'], role: 'owner' }), 400, 'role');
+    restError(await admin.rest('POST', invitesPath(o), { emails: ['a@example.com'], role: null }), 400, 'role');
+    restError(await admin.rest('POST', invitesPath(o), { emails: ['a@example.com'], sso: 'yes' }), 400, 'sso');
+  });
+
+  it('reports addresses that must use SSO but cannot', async () => {
+    const { admin, organizationId: o } = await newOrganization(h);
+    await admin.rest('PATCH', `/v1/orgs/${o}`, { emailDomains: ['corp.example'] });
+    const emails = ['ann@corp.example', 'bob@elsewhere.example'];
+    // sso: true but no SAML provider: nobody can use SSO.
+    const noProvider = await admin.rest('POST', invitesPath(o), { emails, sso: true });
+    expect(noProvider.body).toMatchObject({ invited: 0, users: [], failedSSOEmails: emails });
+    await h.db.samlProvider.create({ data: { id: newId(), organizationId: o, label: 'IdP' } });
+    const withProvider = await admin.rest('POST', invitesPath(o), { emails, sso: true });
+    expect(withProvider.body).toMatchObject({ invited: 1, failedSSOEmails: ['bob@elsewhere.example'] });
+    // Organization-wide SSO applies without sso: true.
+    await admin.rest('PATCH', `/v1/orgs/${o}`, { sso: true });
+    const enforced = await admin.rest('POST', invitesPath(o), { emails: ['carl@elsewhere.example', 'dan@corp.example'] });
+    expect(enforced.body).toMatchObject({ invited: 1, failedSSOEmails: ['carl@elsewhere.example'] });
+  });
+
+  it('works through GraphQL; refuses non-admins (403), outsiders (404) and anonymous callers (401)', async () => {
+    const { admin, organizationId: o } = await newOrganization(h);
+    const q = `mutation($o: String!, $e: [String!]!) { inviteUsersToOrganization(organizationId: $o, emails: $e, role: edit) { users invited failedSSOEmails } }`;
+    const ok = gqlData(await admin.gql(q, { o, e: ['gql-invitee@example.com'] }), 'inviteUsersToOrganization');
+    expect(ok.invited).toBe(1);
+    gqlError(await admin.gql(q, { o, e: ['nope'] }), 'BAD_REQUEST', 'emails');
+    const creator = await newMember(h, o, 'create');
+    restError(await creator.rest('POST', invitesPath(o), { emails: ['x@example.com'] }), 403);
+    gqlError(await creator.gql(q, { o, e: ['x@example.com'] }), 'FORBIDDEN');
+    const outsider = await newUser(h);
+    const hidden = await outsider.rest('POST', invitesPath(o), { emails: ['x@example.com'] });
+    const unknown = await outsider.rest('POST', invitesPath('unknownOrg0000000001'), { emails: ['x@example.com'] });
+    expect(masked(hidden, [o])).toEqual(masked(unknown, ['unknownOrg0000000001']));
+    expect(hidden.status).toBe(404);
+    restError(await anonymous(h).rest('POST', invitesPath(o), { emails: ['x@example.com'] }), 401);
+  });
+});
+
+describe('joining with an e-mail invitation', () => {
+  it('the invited user sees the invitation and joins with the invited role (REST), once', async () => {
+    const { admin, organizationId: o } = await newOrganization(h, 'Joinable');
+    const invitee = await newUser(h, 'Invitee');
+    await admin.rest('POST', invitesPath(o), { emails: [invitee.email], role: 'review' });
+    const mine = await invitee.rest('GET', '/v1/user/invitations');
+    expect(mine.status).toBe(200);
+    expect(mine.body.count).toBe(1);
+    expect(mine.body.items[0]).toMatchObject({ object: 'invitation', role: 'review', sso: false, organization: { id: o, title: 'Joinable' } });
+    const inviteId = mine.body.items[0].id;
+
+    // Someone else cannot use it, and it does not reveal anything.
+    const other = await newUser(h);
+    expect(masked(await other.rest('POST', `${invitesPath(o)}/${inviteId}`), [inviteId])).toEqual(
+      masked(await other.rest('POST', `${invitesPath(o)}/unknownInvite0000001`), ['unknownInvite0000001']),
+    );
+
+    const joined = await invitee.rest('POST', `${invitesPath(o)}/${inviteId}`);
+    expect(joined.status).toBe(200);
+    expect(joined.body).toEqual({});
+    expect(validateGitBookResponse('joinOrganizationWithInvite', 200, joined.body)).toEqual([]);
+    expect(await memberRole(o, invitee.userId)).toBe('review');
+    expect((await invitee.rest('GET', `/v1/orgs/${o}`)).status).toBe(200);
+    expect((await invitee.rest('GET', '/v1/user/invitations')).body.count).toBe(0);
+    // Joining twice is harmless, and an admin changing the role meanwhile is kept.
+    await admin.rest('PATCH', `/v1/orgs/${o}/members/${invitee.userId}`, { role: 'edit' });
+    expect((await invitee.rest('POST', `${invitesPath(o)}/${inviteId}`)).body).toEqual({});
+    expect(await memberRole(o, invitee.userId)).toBe('edit');
+  });
+
+  it('a pending user created later claims the invitation, and joins through GraphQL', async () => {
+    const { admin, organizationId: o } = await newOrganization(h);
+    await admin.rest('POST', invitesPath(o), { emails: ['later.person@example.com'], role: 'comment' });
+    const created = await callerFor(h, ADMIN_TOKEN).rest('POST', '/v1/admin/users', { email: 'later.person@example.com', displayName: 'Later' });
+    expect(created.status).toBe(201);
+    const later = callerFor(h, created.body.token, created.body.user.id);
+    const list = gqlData(await later.gql('{ userInvitations { count items { id role organization { id } } } }'), 'userInvitations');
+    expect(list.count).toBe(1);
+    const join = await later.gql(`mutation($o: String!, $i: String!) { joinOrganization(organizationId: $o, inviteId: $i) }`, {
+      o,
+      i: list.items[0].id,
+    });
+    expect(gqlData(join, 'joinOrganization')).toEqual({});
+    expect(await memberRole(o, later.userId)).toBe('comment');
+    restError(await anonymous(h).rest('POST', `${invitesPath(o)}/${list.items[0].id}`), 401);
+  });
+
+  it('an SSO invitation cannot be accepted without SSO', async () => {
+    const { admin, organizationId: o } = await newOrganization(h);
+    const invitee = await newUser(h);
+    await admin.rest('PATCH', `/v1/orgs/${o}`, { emailDomains: [invitee.email.split('@')[1]] });
+    await h.db.samlProvider.create({ data: { id: newId(), organizationId: o, label: 'IdP' } });
+    await admin.rest('POST', invitesPath(o), { emails: [invitee.email], sso: true });
+    const [invitation] = (await invitee.rest('GET', '/v1/user/invitations')).body.items;
+    expect(invitation.sso).toBe(true);
+    restError(await invitee.rest('POST', `${invitesPath(o)}/${invitation.id}`), 403);
+    expect(await memberRole(o, invitee.userId)).toBeUndefined();
+  });
+});
+
+describe('invite links', () => {
+  it('create, list, get, update and delete (REST), admins only', async () => {
+    const { admin, organizationId: o } = await newOrganization(h);
+    const created = await admin.rest('POST', linksPath(o), { role: 'edit' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ object: 'invite', id: expect.any(String), role: 'edit' });
+    expect(validateGitBookResponse('createOrganizationInvite', 201, created.body, { ignoreMissing: ['redundant'] })).toEqual([]);
+    const id = created.body.id;
+    const list = await admin.rest('GET', linksPath(o));
+    expect(list.body).toMatchObject({ count: 1, items: [{ id, role: 'edit' }] });
+    expect(validateGitBookResponse('listOrganizationInviteLinks', 200, list.body, { ignoreMissing: ['redundant'] })).toEqual([]);
+    expect((await admin.rest('GET', `${linksPath(o)}/${id}`)).body).toEqual(created.body);
+    const patched = await admin.rest('PATCH', `${linksPath(o)}/${id}`, { role: 'read' });
+    expect(patched.body.role).toBe('read');
+    const deleted = await admin.rest('DELETE', `${linksPath(o)}/${id}`);
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+    restError(await admin.rest('GET', `${linksPath(o)}/${id}`), 404);
+    restError(await admin.rest('DELETE', `${linksPath(o)}/${id}`), 404);
+  });
+
+  it('validates role and limit, naming the field', async () => {
+    const { admin, organizationId: o } = await newOrganization(h);
+    restError(await admin.rest('POST', linksPath(o), {}), 400, 'role');
+    restError(await admin.rest('POST', linksPath(o), { role: 'owner' }), 400, 'role');
+    restError(await admin.rest('POST', linksPath(o), { role: null }), 400, 'role');
+    const id = (await admin.rest('POST', linksPath(o), { role: 'read' })).body.id;
+    restError(await admin.rest('PATCH', `${linksPath(o)}/${id}`, { role: 'superuser' }), 400, 'role');
+    restError(await admin.rest('PATCH', `${linksPath(o)}/${id}`, { role: null }), 400, 'role');
+    restError(await admin.rest('GET', `${linksPath(o)}?limit=1001`), 400, 'limit');
+  });
+
+  it('works through GraphQL and refuses non-admins (403), outsiders (404), anonymous callers (401)', async () => {
+    const { admin, organizationId: o } = await newOrganization(h);
+    const created = gqlData(await admin.gql(`mutation($o: String!) { createOrganizationLinkInvite(organizationId: $o, role: comment) { id role } }`, { o }), 'createOrganizationLinkInvite');
+    expect(created.role).toBe('comment');
+    const listed = gqlData(await admin.gql(`query($o: String!) { organizationLinkInvites(organizationId: $o) { count items { id } } }`, { o }), 'organizationLinkInvites');
+    expect(listed).toEqual({ count: 1, items: [{ id: created.id }] });
+    const got = gqlData(await admin.gql(`query($o: String!, $i: String!) { organizationLinkInvite(organizationId: $o, inviteId: $i) { role } }`, { o, i: created.id }), 'organizationLinkInvite');
+    expect(got.role).toBe('comment');
+    const updated = gqlData(await admin.gql(`mutation($o: String!, $i: String!) { updateOrganizationLinkInvite(organizationId: $o, inviteId: $i, role: admin) { role } }`, { o, i: created.id }), 'updateOrganizationLinkInvite');
+    expect(updated.role).toBe('admin');
+    gqlError(await admin.gql(`mutation($o: String!) { createOrganizationLinkInvite(organizationId: $o, role: owner) { id } }`, { o }), 'BAD_REQUEST');
+
+    const reader = await newMember(h, o, 'read');
+    restError(await reader.rest('GET', linksPath(o)), 403);
+    restError(await reader.rest('POST', linksPath(o), { role: 'admin' }), 403);
+    restError(await reader.rest('PATCH', `${linksPath(o)}/${created.id}`, { role: 'read' }), 403);
+    restError(await reader.rest('DELETE', `${linksPath(o)}/${created.id}`), 403);
+    gqlError(await reader.gql(`query($o: String!) { organizationLinkInvites(organizationId: $o) { count } }`, { o }), 'FORBIDDEN');
+    const outsider = await newUser(h);
+    restError(await outsider.rest('GET', linksPath(o)), 404);
+    restError(await outsider.rest('GET', `${linksPath(o)}/${created.id}`), 404);
+    restError(await anonymous(h).rest('GET', linksPath(o)), 401);
+    expect(gqlData(await admin.gql(`mutation($o: String!, $i: String!) { deleteOrganizationLinkInvite(organizationId: $o, inviteId: $i) }`, { o, i: created.id }), 'deleteOrganizationLinkInvite')).toBe(true);
+  });
+
+  it('anyone holding the link joins with its role, while links are enabled and the link exists', async () => {
+    const { admin, organizationId: o } = await newOrganization(h);
+    const link = (await admin.rest('POST', linksPath(o), { role: 'comment' })).body;
+    const joiner = await newUser(h);
+    const joined = await joiner.rest('POST', `${invitesPath(o)}/${link.id}`);
+    expect(joined.status).toBe(200);
+    expect(joined.body).toEqual({});
+    expect(await memberRole(o, joiner.userId)).toBe('comment');
+    expect((await joiner.rest('POST', `${invitesPath(o)}/${link.id}`)).status).toBe(200); // twice: harmless
+    expect(await h.db.member.count({ where: { organizationId: o, userId: joiner.userId } })).toBe(1);
+
+    await admin.rest('PATCH', `/v1/orgs/${o}`, { inviteLinks: false });
+    const late = await newUser(h);
+    restError(await late.rest('POST', `${invitesPath(o)}/${link.id}`), 403);
+    expect(await memberRole(o, late.userId)).toBeUndefined();
+    await admin.rest('PATCH', `/v1/orgs/${o}`, { inviteLinks: true });
+    await admin.rest('DELETE', `${linksPath(o)}/${link.id}`);
+    restError(await late.rest('POST', `${invitesPath(o)}/${link.id}`), 404);
+    // A link of another organization does not open this one.
+    const other = await newOrganization(h);
+    const otherLink = (await other.admin.rest('POST', linksPath(other.organizationId), { role: 'admin' })).body;
+    restError(await late.rest('POST', `${invitesPath(o)}/${otherLink.id}`), 404);
+  });
+});
+
+describe('organization-wide SSO enforcement', () => {
+  it('blocks members who are not SSO members, except admins', async () => {
+    const { admin, organizationId: o } = await newOrganization(h);
+    const reader = await newMember(h, o, 'read');
+    const ssoReader = await newMember(h, o, 'read');
+    await admin.rest('POST', `/v1/orgs/${o}/members/${ssoReader.userId}/sso`);
+    const space = (await admin.rest('POST', `/v1/orgs/${o}/spaces`, { title: 'Docs' })).body;
+    await admin.rest('PATCH', `/v1/orgs/${o}`, { sso: true });
+
+    restError(await reader.rest('GET', `/v1/orgs/${o}`), 403);
+    restError(await reader.rest('GET', `/v1/orgs/${o}/members`), 403);
+    restError(await reader.rest('GET', `/v1/spaces/${space.id}`), 403);
+    gqlError(await reader.gql(`query($o: String!) { organization(organizationId: $o) { id } }`, { o }), 'FORBIDDEN');
+    expect((await ssoReader.rest('GET', `/v1/orgs/${o}`)).status).toBe(200);
+    expect((await ssoReader.rest('GET', `/v1/spaces/${space.id}`)).status).toBe(200);
+    expect((await admin.rest('GET', `/v1/orgs/${o}/members`)).status).toBe(200);
+    // Turning enforcement off lifts the block.
+    await admin.rest('PATCH', `/v1/orgs/${o}`, { sso: false });
+    expect((await reader.rest('GET', `/v1/orgs/${o}`)).status).toBe(200);
+  });
+});
