@@ -1,66 +1,11 @@
 // The official client (`GitBookAPI` from @gitbook/api) driving collections and spaces on a real HTTP
 // listener: the client's own URL building, JSON bodies, parsing and error handling all go over the wire.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { GitBookAPI, GitBookAPIError, MemberRole, SpaceEditMode } from '@gitbook/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../src/app.ts';
-import { buildConfig } from '../src/config.ts';
-import { createUserWithToken } from '../src/modules/users/user.service.ts';
-import { ADMIN_TOKEN, TestClock } from './support/harness.ts';
-import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { GitBookAPI, MemberRole, SpaceEditMode } from '@gitbook/api';
+import { describe, expect, it } from 'vitest';
+import { expectApiError, useClientServer } from './support/client-server.ts';
 
-let store: TestDatabase;
-let server: Server;
-let app: App;
-let endpoint: string;
-const clock = new TestClock();
-
-interface TestUser {
-  id: string;
-  token: string;
-  api: GitBookAPI;
-}
-
-let counter = 0;
-async function newUser(displayName: string): Promise<TestUser> {
-  counter += 1;
-  const email = `spaces.client.${counter}.${Date.now()}@example.com`;
-  const { user, token } = await createUserWithToken(store.database.prisma, { email, displayName });
-  return { id: user.id, token, api: new GitBookAPI({ endpoint, authToken: token }) };
-}
-
-/** Expects `promise` to reject with the client's GitBookAPIError carrying `code`. */
-async function expectApiError(promise: Promise<unknown>, code: number): Promise<GitBookAPIError> {
-  const error = await promise.then(
-    () => {
-      throw new Error(`expected GitBookAPIError ${code}, but the call succeeded`);
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GitBookAPIError);
-  expect((error as GitBookAPIError).code).toBe(code);
-  return error as GitBookAPIError;
-}
-
-beforeAll(async () => {
-  store = await createTestDatabase();
-  // Listen first (ephemeral port), then build the app with a PUBLIC_URL that matches the listener.
-  server = createServer((req, res) => app.yoga(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  endpoint = `http://127.0.0.1:${port}`;
-  const config = buildConfig({ port, host: '127.0.0.1', publicUrl: endpoint, logLevel: 'silent', adminToken: ADMIN_TOKEN });
-  app = createApp({ database: store.database, config, clock });
-});
-
-afterAll(async () => {
-  if (server) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-  await store?.close();
-});
+const s = useClientServer();
+const newUser = (displayName: string) => s.newUser(displayName);
 
 describe('official GitBookAPI client: collections and spaces', () => {
   it('drives createCollection, createSpace, get/update/move/duplicate/delete/restore and the collection lists', async () => {
@@ -73,7 +18,7 @@ describe('official GitBookAPI client: collections and spaces', () => {
     expect(created.status).toBe(201);
     const collection = created.data;
     expect(collection).toMatchObject({ object: 'collection', title: 'Guides', organization: org.id, defaultLevel: 'read' });
-    expect(collection.urls.location).toBe(`${endpoint}/v1/collections/${collection.id}`);
+    expect(collection.urls.location).toBe(`${s.endpoint}/v1/collections/${collection.id}`);
     expect(created.headers.get('location')).toBe(collection.urls.location);
     expect(collection.permissions).toMatchObject({ admin: true, create: true });
     const nested = (await api.orgs.createCollection(org.id, { title: 'Nested', parent: collection.id })).data;
@@ -86,7 +31,7 @@ describe('official GitBookAPI client: collections and spaces', () => {
     expect(gotCollection.data.parent).toBeUndefined();
 
     // createSpace (with every documented input)
-    clock.advance(1000);
+    s.clock.advance(1000);
     const createdSpace = await api.orgs.createSpace(org.id, { title: 'Handbook', emoji: '📘', parent: collection.id, editMode: SpaceEditMode.Live });
     expect(createdSpace.status).toBe(201);
     const space = createdSpace.data;
@@ -95,10 +40,10 @@ describe('official GitBookAPI client: collections and spaces', () => {
       defaultLevel: 'read', comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0,
     });
     expect(space.revision).toEqual(expect.any(String));
-    expect(space.urls.location).toBe(`${endpoint}/v1/spaces/${space.id}`);
+    expect(space.urls.location).toBe(`${s.endpoint}/v1/spaces/${space.id}`);
     expect(createdSpace.headers.get('location')).toBe(space.urls.location);
     expect(space.permissions).toMatchObject({ access: true, admin: true, edit: true });
-    clock.advance(1000);
+    s.clock.advance(1000);
     const second = (await api.orgs.createSpace(org.id, { title: 'Second', parent: collection.id })).data;
 
     // getSpaceById
@@ -136,7 +81,7 @@ describe('official GitBookAPI client: collections and spaces', () => {
     await expectApiError(api.spaces.moveSpace(second.id, { parent: collection.id, position: { after: { type: 'space', space: 'unknownSpace00000001' } } }), 400);
 
     // duplicateSpace: same settings and content, right after the original
-    await store.database.prisma.page.create({ data: { revisionId: space.revision, id: 'welcome', title: 'Welcome', slug: 'welcome', path: 'welcome', markdown: '# Welcome' } });
+    await s.store.database.prisma.page.create({ data: { revisionId: space.revision, id: 'welcome', title: 'Welcome', slug: 'welcome', path: 'welcome', markdown: '# Welcome' } });
     const third = (await api.orgs.createSpace(org.id, { title: 'Third', parent: collection.id })).data;
     const duplicated = await api.spaces.duplicateSpace(space.id);
     expect([200, 201]).toContain(duplicated.status);
@@ -144,7 +89,7 @@ describe('official GitBookAPI client: collections and spaces', () => {
     expect(copy.id).not.toBe(space.id);
     expect(copy).toMatchObject({ emoji: '📗', editMode: 'locked', defaultLevel: 'comment', parent: collection.id, organization: org.id });
     expect(copy.revision).not.toBe(space.revision);
-    const copiedPages = await store.database.prisma.page.findMany({ where: { revisionId: copy.revision } });
+    const copiedPages = await s.store.database.prisma.page.findMany({ where: { revisionId: copy.revision } });
     expect(copiedPages.map((p) => [p.id, p.title, p.markdown])).toEqual([['welcome', 'Welcome', '# Welcome']]);
     expect((await api.collections.listSpacesInCollectionById(collection.id)).data.items.map((s) => s.id)).toEqual([space.id, copy.id, third.id]);
 
@@ -154,19 +99,19 @@ describe('official GitBookAPI client: collections and spaces', () => {
     expect(deleted.data).toBeNull();
     expect((await api.collections.listSpacesInCollectionById(collection.id)).data.items.map((s) => s.id)).toEqual([copy.id, third.id]);
     const trashed = await api.spaces.getSpaceById(space.id);
-    expect(trashed.data.deletedAt).toBe(clock.now().toISOString());
+    expect(trashed.data.deletedAt).toBe(s.clock.now().toISOString());
 
     // restoreSpace: back in its collection with its content
     const restored = await api.spaces.restoreSpace(space.id);
     expect(restored.status).toBe(200);
     expect(restored.data).toMatchObject({ id: space.id, parent: collection.id, title: 'Handbook v2', revision: space.revision });
     expect(restored.data.deletedAt).toBeUndefined();
-    expect(await store.database.prisma.page.count({ where: { revisionId: space.revision } })).toBe(1);
+    expect(await s.store.database.prisma.page.count({ where: { revisionId: space.revision } })).toBe(1);
     expect((await api.collections.listSpacesInCollectionById(collection.id)).data.count).toBe(3);
 
     // Past the 7-day window, restoring is refused.
     await api.spaces.deleteSpaceById(third.id);
-    clock.advance(7 * 24 * 60 * 60 * 1000 + 1);
+    s.clock.advance(7 * 24 * 60 * 60 * 1000 + 1);
     await expectApiError(api.spaces.restoreSpace(third.id), 404);
 
     // The rest of the collection API through the client.
@@ -211,10 +156,10 @@ describe('official GitBookAPI client: collections and spaces', () => {
     await expectApiError(owner.api.collections.updateCollectionById(collection.id, { description: 'd'.repeat(101) }), 400);
     await expectApiError(owner.api.collections.listSpacesInCollectionById(collection.id, { limit: 1001 }), 400);
 
-    await expectApiError(new GitBookAPI({ endpoint }).spaces.getSpaceById(space.id), 401);
+    await expectApiError(new GitBookAPI({ endpoint: s.endpoint }).spaces.getSpaceById(space.id), 401);
 
     const reader = await newUser('Reader');
-    await store.database.prisma.member.create({ data: { organizationId: org.id, userId: reader.id, role: 'read' } });
+    await s.store.database.prisma.member.create({ data: { organizationId: org.id, userId: reader.id, role: 'read' } });
     expect((await reader.api.spaces.getSpaceById(space.id)).data.permissions).toMatchObject({ access: true, edit: false, admin: false });
     await expectApiError(reader.api.spaces.updateSpaceById(space.id, { title: 'Mine' }), 403);
     await expectApiError(reader.api.spaces.deleteSpaceById(space.id), 403);

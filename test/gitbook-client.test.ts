@@ -1,68 +1,11 @@
 // The official client (`GitBookAPI` from @gitbook/api) pointed at this server on a real HTTP listener.
 // Everything goes over the wire: the client's own URL building, headers, JSON parsing and error handling.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { GitBookAPI, GitBookAPIError, TeamMemberRole } from '@gitbook/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../src/app.ts';
-import { buildConfig, type Config } from '../src/config.ts';
-import { createUserWithToken } from '../src/modules/users/user.service.ts';
-import { ADMIN_TOKEN } from './support/harness.ts';
-import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { GitBookAPI, TeamMemberRole } from '@gitbook/api';
+import { describe, expect, it } from 'vitest';
+import { expectApiError, useClientServer } from './support/client-server.ts';
 
-let store: TestDatabase;
-let server: Server;
-let app: App;
-let config: Config;
-let endpoint: string;
-
-interface TestUser {
-  id: string;
-  email: string;
-  displayName: string;
-  token: string;
-  api: GitBookAPI;
-}
-
-let counter = 0;
-async function newUser(displayName: string): Promise<TestUser> {
-  counter += 1;
-  const email = `client.${counter}.${Date.now()}@example.com`;
-  const { user, token } = await createUserWithToken(store.database.prisma, { email, displayName });
-  return { id: user.id, email, displayName, token, api: new GitBookAPI({ endpoint, authToken: token }) };
-}
-
-/** Expects `promise` to reject with the client's GitBookAPIError carrying `code`. */
-async function expectApiError(promise: Promise<unknown>, code: number): Promise<GitBookAPIError> {
-  const error = await promise.then(
-    () => {
-      throw new Error(`expected GitBookAPIError ${code}, but the call succeeded`);
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GitBookAPIError);
-  expect((error as GitBookAPIError).code).toBe(code);
-  return error as GitBookAPIError;
-}
-
-beforeAll(async () => {
-  store = await createTestDatabase();
-  // Listen first (ephemeral port), then build the app with a PUBLIC_URL that matches the listener.
-  server = createServer((req, res) => app.yoga(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  endpoint = `http://127.0.0.1:${port}`;
-  config = buildConfig({ port, host: '127.0.0.1', publicUrl: endpoint, logLevel: 'silent', adminToken: ADMIN_TOKEN });
-  app = createApp({ database: store.database, config });
-});
-
-afterAll(async () => {
-  if (server) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-  await store?.close();
-});
+const s = useClientServer({ realClock: true });
+const newUser = (displayName: string) => s.newUser(displayName);
 
 describe('official GitBookAPI client against a live server', () => {
   it('drives users, organizations, members and teams end to end', async () => {
@@ -74,7 +17,7 @@ describe('official GitBookAPI client against a live server', () => {
     const me = await api.user.getAuthenticatedUser();
     expect(me.status).toBe(200);
     expect(me.data).toMatchObject({ object: 'user', id: ada.id, displayName: 'Ada Lovelace', email: ada.email });
-    expect(me.data.urls.location).toBe(`${endpoint}/v1/users/${ada.id}`);
+    expect(me.data.urls.location).toBe(`${s.endpoint}/v1/users/${ada.id}`);
 
     // createOrganization: 201 + Location, the caller is its admin.
     const created = await api.orgs.createOrganization({ title: 'Analytical Engines', emailDomains: ['engines.example'] });
@@ -82,8 +25,8 @@ describe('official GitBookAPI client against a live server', () => {
     const org = created.data;
     expect(org).toMatchObject({ object: 'organization', title: 'Analytical Engines', emailDomains: ['engines.example'] });
     expect(org.id).toMatch(/^[a-zA-Z0-9_-]+$/);
-    expect(org.urls.location).toBe(`${endpoint}/v1/orgs/${org.id}`);
-    expect(created.headers.get('location')).toBe(`${endpoint}/v1/orgs/${org.id}`);
+    expect(org.urls.location).toBe(`${s.endpoint}/v1/orgs/${org.id}`);
+    expect(created.headers.get('location')).toBe(`${s.endpoint}/v1/orgs/${org.id}`);
     expect(org.permissions.admin).toBe(true);
     expect(org.permissions.createContent).toBe(true);
     const second = await api.orgs.createOrganization({ title: 'Difference Engines' });
@@ -117,7 +60,7 @@ describe('official GitBookAPI client against a live server', () => {
     expect((await api.orgs.getOrganizationById(org.id)).data.title).toBe('Analytical Engines Ltd');
 
     // Grace joins (joining goes through invites, a later issue: insert the membership directly).
-    await store.database.prisma.member.create({ data: { organizationId: org.id, userId: grace.id, role: 'edit' } });
+    await s.store.database.prisma.member.create({ data: { organizationId: org.id, userId: grace.id, role: 'edit' } });
 
     // listMembersInOrganizationById
     const members = await api.orgs.listMembersInOrganizationById(org.id);
@@ -194,11 +137,11 @@ describe('official GitBookAPI client against a live server', () => {
   });
 
   it('throws GitBookAPIError 401 for a bad token and for no token', async () => {
-    const bad = new GitBookAPI({ endpoint, authToken: 'not-a-real-token-000000000000000000' });
+    const bad = new GitBookAPI({ endpoint: s.endpoint, authToken: 'not-a-real-token-000000000000000000' });
     const error = await expectApiError(bad.user.getAuthenticatedUser(), 401);
     expect(error.message).toContain('[401]');
     await expectApiError(bad.orgs.listOrganizationsForAuthenticatedUser(), 401);
-    await expectApiError(new GitBookAPI({ endpoint }).orgs.listOrganizationsForAuthenticatedUser(), 401);
+    await expectApiError(new GitBookAPI({ endpoint: s.endpoint }).orgs.listOrganizationsForAuthenticatedUser(), 401);
   });
 
   it('throws GitBookAPIError 404 for an unknown organization and for one the caller is not in', async () => {
