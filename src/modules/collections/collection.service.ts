@@ -114,7 +114,7 @@ export async function deleteCollection(ctx: Context, collectionId: string): Prom
 /** Spaces directly inside a collection, in sibling order. */
 export async function listCollectionSpaces(ctx: Context, collectionId: string, args: ListArgs) {
   const { collection } = await collectionForViewer(ctx, collectionId, 'read');
-  const where = { ...(await visibleSpacesWhere(ctx, collection.organizationId)), collectionId };
+  const where = { ...visibleSpacesWhere(ctx, collection.organizationId), collectionId };
   return paginate({
     args,
     keys: SIBLING_ORDER,

@@ -15,6 +15,7 @@ import { CollectionList } from '../collections/collection.schema.ts';
 import { SIBLING_ORDER } from '../collections/collection.service.ts';
 import { canReadOrganization } from './organization.policy.ts';
 import { assertNotBlockedBySso } from './organization.access.ts';
+import { heldRoleBy, reachableSpacesWhere } from '../spaces/content-access.ts';
 
 /**
  * Graph navigation from an organization (GraphQL only; REST keeps the documented Organization shape).
@@ -84,14 +85,7 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
           parentModel: 'organization',
           relation: 'spaces',
           keys: () => SPACE_LIST_ORDER,
-          where: () => ({
-            deletedAt: null,
-            OR: [
-              { organization: { members: { some: { userId, role: { not: null }, disabled: false } } } },
-              { userGrants: { some: { userId } } },
-              { teamGrants: { some: { team: { members: { some: { userId } } } } } },
-            ],
-          }),
+          where: () => reachableSpacesWhere(userId),
         },
         org.id,
         args,
@@ -116,7 +110,8 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
           where: (a: { nested?: boolean | null }) => ({
             deletedAt: null,
             ...(a.nested === false ? { parentId: null } : {}),
-            organization: { members: { some: { userId, role: { not: null }, disabled: false } } },
+            // Collections are organization-wide structure: every member with a role sees them.
+            ...heldRoleBy(userId),
           }),
         },
         org.id,

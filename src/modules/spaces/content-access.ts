@@ -96,17 +96,29 @@ export async function creationLevel(ctx: Context, organizationId: string): Promi
   return membership && !membership.disabled ? membership.role : null;
 }
 
+/** Members of the item's organization who hold a role (not guests, not disabled). */
+export const heldRoleBy = (userId: string) => ({
+  organization: { members: { some: { userId, role: { not: null }, disabled: false } } },
+});
+
 /**
- * Filter for the spaces of an organization the viewer can see in lists: all live spaces for members
- * with a role (their role is at least `read` everywhere), only those granted to them for guests.
+ * The live spaces a user can reach, as one filter (usable for one organization or a batch of them):
+ * every space of an organization where they hold a role — their role is at least `read` everywhere —
+ * plus, as a guest, the spaces granted to them or their teams.
  */
-export async function visibleSpacesWhere(ctx: Context, organizationId: string): Promise<Prisma.SpaceWhereInput> {
-  const membership = await ctx.loaders.viewerMembership.load(organizationId);
-  const where: Prisma.SpaceWhereInput = { organizationId, deletedAt: null };
-  if (!membership || membership.disabled) return { ...where, id: { in: [] } };
-  if (membership.role === null) {
-    const userId = membership.userId;
-    where.OR = [{ userGrants: { some: { userId } } }, { teamGrants: { some: { team: { members: { some: { userId } } } } } }];
-  }
-  return where;
+export function reachableSpacesWhere(userId: string): Prisma.SpaceWhereInput {
+  const enabledMember = { organization: { members: { some: { userId, disabled: false } } } };
+  return {
+    deletedAt: null,
+    OR: [
+      heldRoleBy(userId),
+      { ...enabledMember, userGrants: { some: { userId } } },
+      { ...enabledMember, teamGrants: { some: { team: { members: { some: { userId } } } } } },
+    ],
+  };
+}
+
+/** The spaces of an organization the viewer sees in lists. */
+export function visibleSpacesWhere(ctx: Context, organizationId: string): Prisma.SpaceWhereInput {
+  return { organizationId, ...reachableSpacesWhere(ctx.viewer?.user.id ?? '') };
 }

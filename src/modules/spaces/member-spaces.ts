@@ -6,7 +6,7 @@ import { paginate, type ListArgs } from '../../lib/pagination.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
 import { canAdministerOrganization } from '../organizations/organization.policy.ts';
 import { effectiveLevel } from './access-level.ts';
-import { ancestorLevels } from './content-access.ts';
+import { ancestorLevels, reachableSpacesWhere } from './content-access.ts';
 
 /**
  * `GET /orgs/{o}/members/{u}/spaces`: every space the member can reach, with their effective level.
@@ -26,11 +26,7 @@ export async function listMemberSpaces(
   if (!canAdministerOrganization(membership) && viewer.user.id !== userId) {
     throw new ForbiddenError("Only organization admins can list another member's spaces");
   }
-  const where: Prisma.SpaceWhereInput = { organizationId, deletedAt: null };
-  if (member.disabled) where.id = { in: [] };
-  else if (member.role === null) {
-    where.OR = [{ userGrants: { some: { userId } } }, { teamGrants: { some: { team: { members: { some: { userId } } } } } }];
-  }
+  const where: Prisma.SpaceWhereInput = { organizationId, ...reachableSpacesWhere(userId) };
   const direction = args.order ?? 'desc';
   const page = await paginate({
     args,

@@ -90,7 +90,7 @@ export async function listOrganizationSpaces(ctx: Context, organizationId: strin
   return paginate({
     args,
     keys: SPACE_LIST_ORDER,
-    where: await visibleSpacesWhere(ctx, organizationId),
+    where: visibleSpacesWhere(ctx, organizationId),
     findMany: (q) => ctx.db.space.findMany(q as Prisma.SpaceFindManyArgs),
     count: (q) => ctx.db.space.count(q as Prisma.SpaceCountArgs),
   });
