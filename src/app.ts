@@ -7,6 +7,7 @@ import { restRoutes, schema } from './graphql/schema.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { containsNul, useRestApi } from './rest/plugin.ts';
+import { useSamlSignIn } from './modules/sso/saml.plugin.ts';
 import { GraphQLError } from 'graphql';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -114,6 +115,7 @@ export function createApp(options: AppOptions) {
     plugins: [
       useHealthCheck(options.database),
       useRequestLog(logger),
+      useSamlSignIn(services),
       useAuthentication({
         db: services.db,
         adminToken: options.config.adminToken,

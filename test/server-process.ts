@@ -1,7 +1,7 @@
 // Helpers for tests that run the real entry points (src/server.ts, the CLIs) as child processes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -205,3 +205,8 @@ export async function createPostgresDatabase(prefix: string): Promise<{ name: st
     drop: () => postgresQuery(POSTGRES_SERVER_URL, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).then(() => undefined),
   };
 }
+
+/** The migrations in the repository, in the order they apply. */
+export const MIGRATIONS: string[] = readdirSync(new URL('../prisma/migrations/', import.meta.url))
+  .filter((name) => /^\d{14}_\w+$/.test(name))
+  .sort();

@@ -10,6 +10,7 @@ import '../modules/collections/collection.schema.ts';
 import '../modules/invites/invite.schema.ts';
 import '../modules/organizations/organization.graph.ts';
 import { customFieldRoutes } from '../modules/custom-fields/custom-field.schema.ts';
+import { samlProviderRoutes } from '../modules/sso/saml-provider.schema.ts';
 import { userRoutes } from '../modules/users/user.rest.ts';
 import { organizationRoutes } from '../modules/organizations/organization.rest.ts';
 import { memberRoutes } from '../modules/members/member.rest.ts';
@@ -23,7 +24,7 @@ import type { RouteTable } from '../rest/route-table.ts';
 export const schema = builder.toSchema({ sortSchema: true });
 
 /** Every REST route, from the modules' route tables. */
-export const restRoutes: RouteTable = { ...userRoutes, ...organizationRoutes, ...memberRoutes, ...teamRoutes, ...spaceRoutes, ...collectionRoutes, ...inviteRoutes, ...customFieldRoutes };
+export const restRoutes: RouteTable = { ...userRoutes, ...organizationRoutes, ...memberRoutes, ...teamRoutes, ...spaceRoutes, ...collectionRoutes, ...inviteRoutes, ...customFieldRoutes, ...samlProviderRoutes };
 
 /** The committed schema.graphql: generated, sorted. */
 export function printedSchema(): string {

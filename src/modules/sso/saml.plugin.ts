@@ -1,0 +1,84 @@
+import type { Plugin } from 'graphql-yoga';
+import type { User } from '../../generated/prisma/client.ts';
+import type { AppServices } from '../../graphql/context.ts';
+import { AppError, BadRequestError, NotFoundError } from '../../graphql/errors.ts';
+import { errorResponse } from '../../rest/errors.ts';
+import { completeSignIn, startSignIn } from './saml-sign-in.service.ts';
+import { serviceProviderMetadata } from './saml.ts';
+import { parseSsoPath, SSO_BASE_PATH } from './saml.urls.ts';
+
+/** SAMLResponses are a few kilobytes; anything this large is not one. */
+const MAX_BODY_BYTES = 1024 * 1024;
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/** The user as `GET /v1/user` shows it (UserRef over REST: absent optionals omitted). */
+function restUser(user: User, apiUrl: string) {
+  return {
+    object: 'user',
+    id: user.id,
+    displayName: user.displayName,
+    email: user.email,
+    ...(user.photoURL ? { photoURL: user.photoURL } : {}),
+    urls: { location: `${apiUrl}/users/${user.id}` },
+  };
+}
+
+async function samlResponseOf(request: Request): Promise<string> {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') {
+    throw new BadRequestError('Send the SAMLResponse as an application/x-www-form-urlencoded form');
+  }
+  const body = await request.text();
+  if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new BadRequestError('The request body is too large for a SAMLResponse');
+  const samlResponse = new URLSearchParams(body).get('SAMLResponse');
+  if (!samlResponse) throw new BadRequestError('Missing "SAMLResponse" form field');
+  return samlResponse;
+}
+
+async function handle(services: AppServices, request: Request, url: URL, providerId: string, endpoint: 'metadata' | 'acs' | 'start') {
+  if (endpoint === 'start') {
+    const location = await startSignIn(services, providerId, url.searchParams.get('RelayState'));
+    return new Response(null, { status: 302, headers: { Location: location, ...NO_STORE } });
+  }
+  if (endpoint === 'acs') {
+    const result = await completeSignIn(services, providerId, await samlResponseOf(request));
+    const body = { user: restUser(result.user, services.config.apiUrl), organization: result.organizationId, token: result.token };
+    return Response.json(body, { status: 200, headers: NO_STORE });
+  }
+  const provider = await services.db.samlProvider.findUnique({ where: { id: providerId }, select: { id: true } });
+  if (!provider) throw new NotFoundError(`SAML provider "${providerId}" not found`);
+  return new Response(serviceProviderMetadata(provider.id, services.config.publicUrl), {
+    headers: { 'Content-Type': 'application/samlmetadata+xml; charset=utf-8' },
+  });
+}
+
+/**
+ * The browser side of SAML sign-in, outside /v1 and /graphql (no bearer token: the identity provider
+ * vouches for the person):
+ * - `GET  /sso/saml/{providerId}/start[?RelayState=…]` → 302 to the provider's ssoURL with an AuthnRequest;
+ * - `POST /sso/saml/{providerId}/acs` (form field SAMLResponse) → 200 `{ user, organization, token }`;
+ * - `GET  /sso/saml/{providerId}` → our SP metadata (the URL is also our entity ID).
+ * Failures use the REST error body `{ error: { code, message } }`.
+ */
+export function useSamlSignIn(services: AppServices): Plugin {
+  return {
+    async onRequest({ request, url, endResponse, serverContext }) {
+      if (url.pathname !== SSO_BASE_PATH && !url.pathname.startsWith(`${SSO_BASE_PATH}/`)) return;
+      const route = parseSsoPath(url.pathname);
+      if (!route) return endResponse(errorResponse(404, `No route ${request.method} ${url.pathname}`));
+      (serverContext as { route?: string }).route =
+        `${SSO_BASE_PATH}/{providerId}${route.endpoint === 'metadata' ? '' : `/${route.endpoint}`}`;
+      const method = route.endpoint === 'acs' ? 'POST' : 'GET';
+      if (request.method !== method) {
+        return endResponse(errorResponse(405, `Use ${method} on ${url.pathname}`, { Allow: method }));
+      }
+      try {
+        endResponse(await handle(services, request, url, route.providerId, route.endpoint));
+      } catch (error) {
+        if (error instanceof AppError) return endResponse(errorResponse(error.status, error.message));
+        services.logger.error({ err: error }, 'SAML sign-in failed');
+        endResponse(errorResponse(500, 'Internal server error'));
+      }
+    },
+  };
+}

@@ -1,0 +1,628 @@
+import { inflateRawSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { gqlData, gqlError, masked, restError } from './support/assertions.ts';
+import { validateGitBookResponse } from './support/gitbook-openapi.ts';
+import { anonymous, BASE, newMember, newOrganization, newUser, useHarness, type Caller, type HttpResult } from './support/harness.ts';
+import { newIdp, newSamlId, responseXml, samlResponse, signAssertion, type AssertionOptions, type TestIdp } from './support/saml-idp.ts';
+
+const h = useHarness();
+
+type Door = 'rest' | 'graphql';
+const DOORS: Door[] = ['rest', 'graphql'];
+const UNKNOWN_ORG = 'unknownOrg0000000001';
+const UNKNOWN_PROVIDER = 'unknownSaml000000001';
+const CODES: Record<number, string> = { 400: 'BAD_REQUEST', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' };
+const TEAM = 'defaultTeam { object id title members spaces createdAt }';
+const FIELD = `object id label ssoURL entityID certificate ${TEAM} defaultRole createdAt status service { acsURL startURL entityID } urls { location }`;
+/**
+ * GitBook marks these required: a provider that has not been given them omits them, and the teams
+ * module does not serve a team's `permissions`.
+ */
+const OPTIONAL = [
+  'OrganizationSAMLProvider.ssoURL',
+  'OrganizationSAMLProvider.entityID',
+  'OrganizationSAMLProvider.certificate',
+  'OrganizationTeam.permissions',
+];
+
+interface Res {
+  door: Door;
+  raw: HttpResult;
+  body: any;
+}
+
+function dropNulls(value: any): any {
+  if (Array.isArray(value)) return value.map(dropNulls);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, dropNulls(v)]));
+  }
+  return value;
+}
+
+type Who = Pick<Caller, 'rest'>;
+function call(door: Door, c: Who, rest: [string, string, unknown?], gql: [string, string, Record<string, unknown>]): Promise<Res> {
+  const send = door === 'rest' ? c.rest(...rest) : c.rest('POST', '/graphql', { query: gql[1], variables: gql[2] });
+  return send.then((raw) => ({ door, raw, body: door === 'rest' ? raw.body : raw.body?.errors ? undefined : raw.body?.data?.[gql[0]] }));
+}
+
+const samlPath = (o: string) => `/v1/orgs/${o}/saml`;
+const providerPath = (o: string, p: string) => `${samlPath(o)}/${p}`;
+const INPUT_VARS = '$entityID:String,$certificate:String,$ssoURL:String,$defaultTeam:String,$defaultRole:Role';
+const INPUT_ARGS = 'entityID:$entityID,certificate:$certificate,ssoURL:$ssoURL,defaultTeam:$defaultTeam,defaultRole:$defaultRole';
+
+const api = (door: Door) => ({
+  list: (c: Who, o: string, query: { page?: string; limit?: number } = {}) => {
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+    return call(door, c, ['GET', `${samlPath(o)}${qs ? `?${qs}` : ''}`], [
+      'organizationSamlProviders',
+      `query($o:String!,$page:String,$limit:Int){organizationSamlProviders(organizationId:$o,page:$page,limit:$limit){count next{page} items{${FIELD}}}}`,
+      { o, ...query },
+    ]);
+  },
+  create: (c: Who, o: string, body: Record<string, unknown>) =>
+    call(door, c, ['POST', samlPath(o), body], [
+      'createOrganizationSamlProvider',
+      `mutation($o:String!,$label:String!,${INPUT_VARS}){createOrganizationSamlProvider(organizationId:$o,label:$label,${INPUT_ARGS}){${FIELD}}}`,
+      { o, ...body },
+    ]),
+  get: (c: Who, o: string, p: string) =>
+    call(door, c, ['GET', providerPath(o, p)], [
+      'organizationSamlProvider',
+      `query($o:String!,$p:String!){organizationSamlProvider(organizationId:$o,samlProviderId:$p){${FIELD}}}`,
+      { o, p },
+    ]),
+  update: (c: Who, o: string, p: string, body: Record<string, unknown>) =>
+    call(door, c, ['PATCH', providerPath(o, p), body], [
+      'updateOrganizationSamlProvider',
+      `mutation($o:String!,$p:String!,$label:String,${INPUT_VARS}){updateOrganizationSamlProvider(organizationId:$o,samlProviderId:$p,label:$label,${INPUT_ARGS}){${FIELD}}}`,
+      { o, p, ...body },
+    ]),
+  remove: (c: Who, o: string, p: string) =>
+    call(door, c, ['DELETE', providerPath(o, p)], [
+      'deleteOrganizationSamlProvider',
+      'mutation($o:String!,$p:String!){deleteOrganizationSamlProvider(organizationId:$o,samlProviderId:$p)}',
+      { o, p },
+    ]),
+  logins: (c: Who, o: string) =>
+    call(door, c, ['GET', `/v1/orgs/${o}/sso`], [
+      'organizationSsoProviderLogins',
+      'query($o:String!){organizationSsoProviderLogins(organizationId:$o){items{id label startURL}}}',
+      { o },
+    ]),
+});
+
+function ok(res: Res, restStatus = 200) {
+  if (res.door === 'rest') {
+    expect(res.raw.status, res.raw.text).toBe(restStatus);
+    if (restStatus === 204) expect(res.raw.text).toBe('');
+    return res.body;
+  }
+  const data = gqlData(res.raw, Object.keys(res.raw.body.data)[0]);
+  if (restStatus === 204) expect(data).toBe(true);
+  return res.body;
+}
+
+function fails(res: Res, status: number, field?: string) {
+  if (res.door === 'rest') return restError(res.raw, status, field);
+  return gqlError(res.raw, CODES[status], field);
+}
+
+let idp: TestIdp;
+let otherIdp: TestIdp;
+const idpReady = (async () => {
+  [idp, otherIdp] = await Promise.all([newIdp(), newIdp('https://evil.example.test/idp')]);
+})();
+
+async function setup() {
+  await idpReady;
+  const { admin, organizationId: o } = await newOrganization(h, 'SSO Co');
+  const reader = await newMember(h, o, 'read', 'Reader');
+  const outsider = await newUser(h, 'Outsider');
+  const team = await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'Newcomers' });
+  expect(team.status, team.text).toBe(201);
+  return { admin, o, reader, outsider, teamId: team.body.id as string };
+}
+
+const fullInput = (teamId: string | null, extra: Record<string, unknown> = {}) => ({
+  label: 'Okta',
+  entityID: idp.entityID,
+  certificate: idp.cert,
+  ssoURL: 'https://idp.example.test/sso/saml',
+  ...(teamId ? { defaultTeam: teamId } : {}),
+  defaultRole: 'edit',
+  ...extra,
+});
+
+const sp = (providerId: string) => ({
+  entityID: `${BASE}/sso/saml/${providerId}`,
+  acsURL: `${BASE}/sso/saml/${providerId}/acs`,
+  startURL: `${BASE}/sso/saml/${providerId}/start`,
+});
+
+describe.each(DOORS)('SAML providers through %s', (door) => {
+  const a = api(door);
+
+  it('creates, reads, lists, updates and deletes a provider with its service endpoints', async () => {
+    const { admin, o, teamId } = await setup();
+    const created = ok(await a.create(admin, o, fullInput(teamId)), 201);
+    const id = created.id;
+    expect(created).toMatchObject({
+      object: 'saml-provider',
+      label: 'Okta',
+      entityID: idp.entityID,
+      certificate: idp.cert.trim(),
+      ssoURL: 'https://idp.example.test/sso/saml',
+      defaultTeam: { object: 'team', id: teamId, title: 'Newcomers', members: 0, spaces: 0 },
+      defaultRole: 'edit',
+      status: 'active',
+      service: sp(id),
+      urls: { location: `${BASE}/v1/orgs/${o}/saml/${id}` },
+    });
+    expect(typeof created.createdAt).toBe('string');
+    if (door === 'rest') {
+      h.clock.advance(1000);
+      const raw = (await a.create(admin, o, { label: 'Second' })).raw;
+      expect(raw.headers.get('location')).toBe(raw.body.urls.location);
+      expect(validateGitBookResponse('createOrganizationSAMLProvider', 201, raw.body, { ignoreMissing: OPTIONAL })).toEqual([]);
+      // A guest default role is a meaningful null, kept in REST JSON; absent optionals are omitted.
+      expect(raw.body.defaultRole).toBeNull();
+      expect(raw.body).not.toHaveProperty('ssoURL');
+      expect(raw.body.status).toBe('pending');
+    }
+
+    const got = ok(await a.get(admin, o, id));
+    expect(got).toEqual(created);
+    if (door === 'rest') expect(validateGitBookResponse('getOrganizationSAMLProviderById', 200, got, { ignoreMissing: OPTIONAL })).toEqual([]);
+
+    const list = ok(await a.list(admin, o));
+    expect(list.items.map((p: any) => p.id)[0]).toBe(id);
+    expect(list.count).toBe(door === 'rest' ? 2 : 1);
+    if (door === 'rest') {
+      expect(validateGitBookResponse('listSAMLProvidersInOrganizationById', 200, list, { ignoreMissing: OPTIONAL })).toEqual([]);
+    }
+
+    const patched = ok(await a.update(admin, o, id, { label: 'Okta SSO', defaultRole: 'read' }));
+    expect(patched).toMatchObject({ label: 'Okta SSO', defaultRole: 'read', entityID: idp.entityID, defaultTeam: { id: teamId } });
+    if (door === 'rest') expect(validateGitBookResponse('updateOrganizationSAMLProvider', 200, patched, { ignoreMissing: OPTIONAL })).toEqual([]);
+
+    // null clears the optional fields; the label stays.
+    const cleared = ok(await a.update(admin, o, id, { entityID: null, certificate: null, ssoURL: null, defaultTeam: null, defaultRole: null }));
+    expect(dropNulls(cleared)).toEqual({
+      object: 'saml-provider',
+      id,
+      label: 'Okta SSO',
+      createdAt: created.createdAt,
+      status: 'pending',
+      service: sp(id),
+      urls: { location: `${BASE}/v1/orgs/${o}/saml/${id}` },
+    });
+    expect(cleared.defaultRole).toBeNull();
+    if (door === 'rest') expect(validateGitBookResponse('updateOrganizationSAMLProvider', 200, cleared, { ignoreMissing: OPTIONAL })).toEqual([]);
+
+    const removed = await a.remove(admin, o, id);
+    ok(removed, 204);
+    if (door === 'rest') expect(validateGitBookResponse('deleteOrganizationSAMLProvider', 204, removed.raw.text)).toEqual([]);
+    fails(await a.get(admin, o, id), 404);
+    fails(await a.remove(admin, o, id), 404);
+    fails(await a.update(admin, o, id, { label: 'x' }), 404);
+    expect(await h.db.samlProvider.count({ where: { id } })).toBe(0);
+  });
+
+  it('enforces the documented limits on create and update', async () => {
+    const { admin, o, teamId } = await setup();
+    const other = await newOrganization(h, 'Other Co');
+    const otherTeam = await other.admin.rest('PUT', `/v1/orgs/${other.organizationId}/teams`, { title: 'Theirs' });
+
+    ok(await a.create(admin, o, { label: 'x'.repeat(30) }), 201);
+    fails(await a.create(admin, o, { label: 'x'.repeat(31) }), 400, 'label');
+    fails(await a.create(admin, o, { label: '' }), 400, 'label');
+    ok(await a.create(admin, o, { label: 'E', entityID: 'e'.repeat(1024) }), 201);
+    fails(await a.create(admin, o, { label: 'E', entityID: 'e'.repeat(1025) }), 400, 'entityID');
+    fails(await a.create(admin, o, { label: 'C', certificate: 'not a certificate' }), 400, 'certificate');
+    const body = idp.cert.trim().split('\n').slice(1, -1).join('\n');
+    fails(await a.create(admin, o, { label: 'C', certificate: body }), 400, 'certificate');
+    fails(await a.create(admin, o, { label: 'C', certificate: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----' }), 400, 'certificate');
+    fails(await a.create(admin, o, { label: 'C', certificate: `${idp.cert}\n${'A'.repeat(10_001)}` }), 400, 'certificate');
+    fails(await a.create(admin, o, { label: 'U', ssoURL: 'not a uri' }), 400, 'ssoURL');
+    fails(await a.create(admin, o, { label: 'U', ssoURL: 'ftp://idp.example.test/sso' }), 400, 'ssoURL');
+    const base = 'https://idp.example.test/';
+    ok(await a.create(admin, o, { label: 'U', ssoURL: base + 'a'.repeat(2048 - base.length) }), 201);
+    fails(await a.create(admin, o, { label: 'U', ssoURL: base + 'a'.repeat(2049 - base.length) }), 400, 'ssoURL');
+    fails(await a.create(admin, o, { label: 'T', defaultTeam: otherTeam.body.id }), 400, 'defaultTeam');
+    fails(await a.create(admin, o, { label: 'T', defaultTeam: 'noSuchTeam' }), 400, 'defaultTeam');
+    fails(await a.create(admin, o, { label: 'R', defaultRole: 'owner' }), 400, 'defaultRole');
+    if (door === 'rest') fails(await a.create(admin, o, {}), 400, 'label');
+
+    const created = ok(await a.create(admin, o, fullInput(teamId)), 201);
+    fails(await a.update(admin, o, created.id, { label: null }), 400, 'label');
+    fails(await a.update(admin, o, created.id, { label: 'x'.repeat(31) }), 400, 'label');
+    fails(await a.update(admin, o, created.id, { entityID: 'e'.repeat(1025) }), 400, 'entityID');
+    fails(await a.update(admin, o, created.id, { certificate: 'nope' }), 400, 'certificate');
+    fails(await a.update(admin, o, created.id, { ssoURL: '/relative' }), 400, 'ssoURL');
+    fails(await a.update(admin, o, created.id, { defaultTeam: otherTeam.body.id }), 400, 'defaultTeam');
+    fails(await a.update(admin, o, created.id, { defaultRole: 'owner' }), 400, 'defaultRole');
+    // Nothing was changed by the refused updates; absent fields are kept by a valid one.
+    const kept = ok(await a.update(admin, o, created.id, {}));
+    expect(kept).toMatchObject({ label: 'Okta', certificate: idp.cert.trim(), defaultTeam: { id: teamId }, defaultRole: 'edit' });
+  });
+
+  it('is for admins: 401 without a token, 403 for other members, 404 for outsiders and unknown IDs', async () => {
+    const { admin, o, reader, outsider } = await setup();
+    const id = ok(await a.create(admin, o, { label: 'P' }), 201).id;
+    const editor = await newMember(h, o, 'create', 'Creator');
+    const anon = anonymous(h);
+    const ops = (x: Who, org: string, p: string) => [
+      () => a.list(x, org),
+      () => a.create(x, org, { label: 'Q' }),
+      () => a.get(x, org, p),
+      () => a.update(x, org, p, { label: 'Q' }),
+      () => a.remove(x, org, p),
+    ];
+    for (const op of ops(anon, o, id)) {
+      const res = await op();
+      expect(res.raw.status, res.raw.text).toBe(401);
+    }
+    for (const member of [reader, editor]) for (const op of ops(member, o, id)) fails(await op(), 403);
+    const outside = ops(outsider, o, id);
+    const unknown = ops(outsider, UNKNOWN_ORG, id);
+    for (let i = 0; i < outside.length; i++) {
+      const res = await outside[i]();
+      fails(res, 404);
+      expect(masked(res.raw, [o])).toEqual(masked((await unknown[i]()).raw, [UNKNOWN_ORG]));
+    }
+    fails(await a.get(admin, o, UNKNOWN_PROVIDER), 404);
+    // Another organization's provider is unknown here.
+    const other = await newOrganization(h, 'Elsewhere');
+    const theirs = ok(await a.create(other.admin, other.organizationId, { label: 'Theirs' }), 201).id;
+    fails(await a.get(admin, o, theirs), 404);
+    fails(await a.remove(admin, o, theirs), 404);
+    expect(await h.db.samlProvider.count({ where: { organizationId: o } })).toBe(1);
+  });
+
+  it('lists sign-in choices to any member', async () => {
+    const { admin, o, reader, outsider } = await setup();
+    const first = ok(await a.create(admin, o, fullInput(null, { label: 'Okta' })), 201).id;
+    h.clock.advance(1000);
+    const second = ok(await a.create(admin, o, { label: 'Azure' }), 201).id;
+    const res = await a.logins(reader, o);
+    expect(ok(res)).toEqual({
+      items: [
+        { id: first, label: 'Okta', startURL: sp(first).startURL },
+        { id: second, label: 'Azure', startURL: sp(second).startURL },
+      ],
+    });
+    if (door === 'rest') expect(validateGitBookResponse('listSSOProviderLoginsInOrganization', 200, res.body)).toEqual([]);
+    fails(await a.logins(outsider, o), 404);
+    expect((await a.logins(anonymous(h), o)).raw.status).toBe(401);
+  });
+
+  it('pages through providers', async () => {
+    const { admin, o } = await setup();
+    for (const label of ['A', 'B', 'C']) {
+      h.clock.advance(1000);
+      ok(await a.create(admin, o, { label }), 201);
+    }
+    const first = ok(await a.list(admin, o, { limit: 2 }));
+    expect(first.items.map((p: any) => p.label)).toEqual(['A', 'B']);
+    expect(first.count).toBe(3);
+    const second = ok(await a.list(admin, o, { limit: 2, page: first.next.page }));
+    expect(second.items.map((p: any) => p.label)).toEqual(['C']);
+    expect(second.next ?? null).toBeNull();
+    fails(await a.list(admin, o, { limit: 1001 }), 400, 'limit');
+  });
+});
+
+describe('SAML provider list cost', () => {
+  it('does not grow with the number of providers and default teams (no N+1)', async () => {
+    const count = async (n: number) => {
+      const { admin, o } = await setup();
+      for (let i = 0; i < n; i++) {
+        const team = await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: `T${i}` });
+        await admin.rest('POST', samlPath(o), { label: `P${i}`, defaultTeam: team.body.id });
+      }
+      const before = h.store.queries.length;
+      const res = await admin.rest('GET', `${samlPath(o)}?limit=100`);
+      expect(res.body.items).toHaveLength(n);
+      expect(res.body.items.every((p: any) => p.defaultTeam.members === 0)).toBe(true);
+      return h.store.queries.length - before;
+    };
+    expect(await count(8)).toBe(await count(2));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Sign-in
+// ---------------------------------------------------------------------------------------------
+
+async function acs(providerId: string, response: string | null, contentType = 'application/x-www-form-urlencoded'): Promise<HttpResult> {
+  const body = response === null ? '' : new URLSearchParams({ SAMLResponse: response, RelayState: 'abc' }).toString();
+  const res = await h.app.fetch(`${BASE}/sso/saml/${providerId}/acs`, { method: 'POST', headers: { 'content-type': contentType }, body });
+  const text = await res.text();
+  let parsed: any;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed, text, headers: res.headers };
+}
+
+async function signInSetup(extra: Record<string, unknown> = {}) {
+  const s = await setup();
+  const created = await s.admin.rest('POST', samlPath(s.o), fullInput(s.teamId, extra));
+  expect(created.status, created.text).toBe(201);
+  const providerId = created.body.id as string;
+  const assertion = (o: Partial<AssertionOptions> & { nameID: string }): AssertionOptions => ({
+    audience: sp(providerId).entityID,
+    acsURL: sp(providerId).acsURL,
+    ...o,
+  });
+  return { ...s, providerId, assertion };
+}
+
+/** Everything a sign-in could create, to show that a refused one created nothing. */
+async function footprint(o: string, email: string) {
+  const [users, members, tokens, teamMembers, uses] = await Promise.all([
+    h.db.user.count({ where: { email } }),
+    h.db.member.count({ where: { organizationId: o } }),
+    h.db.accessToken.count(),
+    h.db.teamMember.count({ where: { organizationId: o } }),
+    h.db.samlAssertionUse.count(),
+  ]);
+  return { users, members, tokens, teamMembers, uses };
+}
+
+const uniqueEmail = (name: string) => `${name}.${newSamlId().slice(1, 9)}@corp.example.com`;
+
+describe('SAML sign-in: start and metadata', () => {
+  it('redirects to the ssoURL with a deflated AuthnRequest for our ACS URL', async () => {
+    const { providerId } = await signInSetup({ ssoURL: 'https://idp.example.test/sso/saml?tenant=acme' });
+    const res = await h.app.fetch(`${BASE}/sso/saml/${providerId}/start?RelayState=${encodeURIComponent('/after sign-in')}`);
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get('location')!);
+    expect(`${location.origin}${location.pathname}`).toBe('https://idp.example.test/sso/saml');
+    expect(location.searchParams.get('tenant')).toBe('acme');
+    expect(location.searchParams.get('RelayState')).toBe('/after sign-in');
+    const request = inflateRawSync(Buffer.from(location.searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
+    expect(request).toMatch(/^<\?xml[^>]*>\s*<samlp:AuthnRequest /);
+    expect(request).toContain(`AssertionConsumerServiceURL="${sp(providerId).acsURL}"`);
+    expect(request).toContain('Destination="https://idp.example.test/sso/saml?tenant=acme"');
+    expect(request).toContain(`<saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">${sp(providerId).entityID}</saml:Issuer>`);
+    // No bearer token is needed, and a start without RelayState carries none.
+    const plain = new URL((await h.app.fetch(`${BASE}/sso/saml/${providerId}/start`)).headers.get('location')!);
+    expect(plain.searchParams.has('RelayState')).toBe(false);
+  });
+
+  it('refuses to start with an unknown or unconfigured provider, or the wrong method', async () => {
+    const { admin, o } = await setup();
+    const unknown = await h.app.fetch(`${BASE}/sso/saml/${UNKNOWN_PROVIDER}/start`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: { code: 404, message: expect.any(String) } });
+    const noUrl = await admin.rest('POST', samlPath(o), { label: 'No URL', certificate: idp.cert });
+    const noCert = await admin.rest('POST', samlPath(o), { label: 'No cert', ssoURL: 'https://idp.example.test/sso' });
+    for (const p of [noUrl.body.id, noCert.body.id]) {
+      const res = await h.app.fetch(`${BASE}/sso/saml/${p}/start`);
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.code).toBe(400);
+    }
+    expect((await h.app.fetch(`${BASE}/sso/saml/${noUrl.body.id}/start`, { method: 'POST' })).status).toBe(405);
+    expect((await h.app.fetch(`${BASE}/sso/saml/${noUrl.body.id}/acs`)).status).toBe(405);
+    expect((await h.app.fetch(`${BASE}/sso/saml/${noUrl.body.id}/other`)).status).toBe(404);
+  });
+
+  it('serves our SP metadata at the entity ID', async () => {
+    const { providerId } = await signInSetup();
+    const res = await h.app.fetch(sp(providerId).entityID);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/samlmetadata+xml');
+    const xml = await res.text();
+    expect(xml).toContain(`entityID="${sp(providerId).entityID}"`);
+    expect(xml).toContain(`Location="${sp(providerId).acsURL}"`);
+    expect((await h.app.fetch(`${BASE}/sso/saml/${UNKNOWN_PROVIDER}`)).status).toBe(404);
+  });
+});
+
+describe('SAML sign-in: the assertion consumer service', () => {
+  it('signs a new person in: user created, SSO member with the default role, in the default team, with a working token', async () => {
+    const { o, providerId, teamId, assertion } = await signInSetup();
+    const email = uniqueEmail('new.person');
+    const res = await acs(providerId, samlResponse(idp, assertion({ nameID: email, attributes: { displayName: 'New Person' } })));
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.body).toEqual({
+      user: { object: 'user', id: expect.any(String), displayName: 'New Person', email, urls: { location: `${BASE}/v1/users/${res.body.user.id}` } },
+      organization: o,
+      token: expect.stringMatching(/^dp_/),
+    });
+    const userId = res.body.user.id;
+    const member = await h.db.member.findUnique({ where: { organizationId_userId: { organizationId: o, userId } } });
+    expect(member).toMatchObject({ role: 'edit', sso: true, disabled: false });
+    expect(await h.db.teamMember.findUnique({ where: { teamId_userId: { teamId, userId } } })).toMatchObject({ role: 'member' });
+    // The token is stored hashed only.
+    const tokens = await h.db.accessToken.findMany({ where: { userId } });
+    expect(tokens).toHaveLength(1);
+    expect(tokens[0].tokenHash).not.toContain(res.body.token);
+    // The token works, and shows the user as REST does.
+    const me = await h.app.fetch(`${BASE}/v1/user`, { headers: { authorization: `Bearer ${res.body.token}` } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toEqual(res.body.user);
+    const org = await h.app.fetch(`${BASE}/v1/orgs/${o}/members/${userId}`, { headers: { authorization: `Bearer ${res.body.token}` } });
+    expect(org.status).toBe(200);
+    expect((await org.json()).sso).toBe(true);
+  });
+
+  it('gives a guest membership when the default role is null, and finds the e-mail in an attribute', async () => {
+    const { o, providerId, assertion, admin } = await signInSetup();
+    await admin.rest('PATCH', providerPath(o, providerId), { defaultRole: null, defaultTeam: null });
+    const email = uniqueEmail('attr');
+    const res = await acs(
+      providerId,
+      samlResponse(idp, assertion({ nameID: 'opaque-id-123', nameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent', attributes: { email: email.toUpperCase() } })),
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.user).toMatchObject({ email, displayName: email.split('@')[0] });
+    const member = await h.db.member.findUnique({ where: { organizationId_userId: { organizationId: o, userId: res.body.user.id } } });
+    expect(member).toMatchObject({ role: null, sso: true });
+    expect(await h.db.teamMember.count({ where: { userId: res.body.user.id } })).toBe(0);
+  });
+
+  it('signs an existing member in: role and teams kept, membership becomes SSO; an existing user joins', async () => {
+    const { o, providerId, assertion, teamId } = await signInSetup();
+    const member = await newMember(h, o, 'admin', 'Existing Admin');
+    const res = await acs(providerId, samlResponse(idp, assertion({ nameID: member.email })));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.user.id).toBe(member.userId);
+    const row = await h.db.member.findUnique({ where: { organizationId_userId: { organizationId: o, userId: member.userId } } });
+    expect(row).toMatchObject({ role: 'admin', sso: true });
+    expect(await h.db.teamMember.count({ where: { teamId, userId: member.userId } })).toBe(0);
+    expect(await h.db.user.count({ where: { email: member.email } })).toBe(1);
+    // Their old token still works, and so does the new one.
+    expect((await member.rest('GET', '/v1/user')).status).toBe(200);
+
+    const user = await newUser(h, 'Not Yet Member');
+    const joined = await acs(providerId, samlResponse(idp, assertion({ nameID: user.email })));
+    expect(joined.status, joined.text).toBe(200);
+    expect(joined.body.user.id).toBe(user.userId);
+    expect(await h.db.member.findUnique({ where: { organizationId_userId: { organizationId: o, userId: user.userId } } })).toMatchObject({
+      role: 'edit',
+      sso: true,
+    });
+    expect(await h.db.teamMember.count({ where: { teamId, userId: user.userId } })).toBe(1);
+  });
+
+  it('lets a member of an organization that enforces SSO back in by signing in with SAML', async () => {
+    const { o, admin, reader, providerId, assertion } = await signInSetup();
+    expect((await admin.rest('PATCH', `/v1/orgs/${o}`, { sso: true })).status).toBe(200);
+    restError(await reader.rest('GET', `/v1/orgs/${o}`), 403);
+    const res = await acs(providerId, samlResponse(idp, assertion({ nameID: reader.email })));
+    expect(res.status, res.text).toBe(200);
+    const org = await h.app.fetch(`${BASE}/v1/orgs/${o}`, { headers: { authorization: `Bearer ${res.body.token}` } });
+    expect(org.status).toBe(200);
+    expect(await h.db.member.findUnique({ where: { organizationId_userId: { organizationId: o, userId: reader.userId } } })).toMatchObject({
+      role: 'read',
+      sso: true,
+    });
+  });
+
+  it('claims the pending user of someone invited by e-mail', async () => {
+    const { o, admin, providerId, assertion } = await signInSetup();
+    const email = uniqueEmail('invited');
+    const invited = await admin.rest('POST', `/v1/orgs/${o}/invites`, { emails: [email], role: 'comment' });
+    expect(invited.status, invited.text).toBe(200);
+    expect(await h.db.user.findUnique({ where: { email } })).toMatchObject({ pending: true });
+    const res = await acs(providerId, samlResponse(idp, assertion({ nameID: email, attributes: { givenName: 'Ivy', surname: 'Invited' } })));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.user.displayName).toBe('Ivy Invited');
+    expect(await h.db.user.findUnique({ where: { email } })).toMatchObject({ id: res.body.user.id, pending: false, displayName: 'Ivy Invited' });
+    expect(await h.db.user.count({ where: { email } })).toBe(1);
+  });
+
+  it('refuses a disabled member (403) without creating anything', async () => {
+    const { o, providerId, assertion } = await signInSetup();
+    const member = await newMember(h, o, 'read', 'Disabled');
+    await h.db.member.update({ where: { organizationId_userId: { organizationId: o, userId: member.userId } }, data: { disabled: true } });
+    const before = await footprint(o, member.email);
+    const res = await acs(providerId, samlResponse(idp, assertion({ nameID: member.email })));
+    restError(res, 403);
+    expect(await footprint(o, member.email)).toEqual(before);
+  });
+
+  describe('refuses a bad response with 401 and creates nothing', () => {
+    const cases: [string, (ctx: Awaited<ReturnType<typeof signInSetup>>, email: string) => string][] = [
+      ['forged: signed by another key', (c, email) => samlResponse(idp, c.assertion({ nameID: email }), otherIdp)],
+      [
+        'wrongly signed: assertion altered after signing',
+        (c, email) => {
+          const signed = signAssertion(responseXml(idp, c.assertion({ nameID: uniqueEmail('victim') })), idp);
+          const altered = signed.replace(/(<saml:NameID[^>]*>)[^<]*/, `$1${email}`);
+          expect(altered).not.toBe(signed);
+          return Buffer.from(altered).toString('base64');
+        },
+      ],
+      [
+        'expired (NotOnOrAfter in the real past)',
+        (c, email) =>
+          samlResponse(idp, c.assertion({ nameID: email, notBefore: new Date(Date.now() - 30 * 60_000), notOnOrAfter: new Date(Date.now() - 10 * 60_000) })),
+      ],
+      ['not yet valid', (c, email) => samlResponse(idp, c.assertion({ nameID: email, notBefore: new Date(Date.now() + 10 * 60_000), notOnOrAfter: new Date(Date.now() + 20 * 60_000) }))],
+      ['wrong audience', (c, email) => samlResponse(idp, c.assertion({ nameID: email, audience: 'https://other.example.test/sp' }))],
+      ["issued by another entity than the provider's", (c, email) => samlResponse(idp, c.assertion({ nameID: email, issuer: 'https://evil.example.test/idp' }))],
+      ['unsigned', (c, email) => Buffer.from(responseXml(idp, c.assertion({ nameID: email }))).toString('base64')],
+      ['no e-mail', (c) => samlResponse(idp, c.assertion({ nameID: 'opaque', nameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' }))],
+      ['not XML', () => Buffer.from('hello').toString('base64')],
+    ];
+    it.each(cases)('%s', async (_name, build) => {
+      const c = await signInSetup();
+      const email = uniqueEmail('refused');
+      const before = await footprint(c.o, email);
+      const res = await acs(c.providerId, build(c, email));
+      const message = restError(res, 401);
+      expect(message).toMatch(/^SAML response rejected/);
+      expect(await footprint(c.o, email)).toEqual(before);
+      expect(before.users).toBe(0);
+    });
+  });
+
+  it('refuses a replayed response: the same response twice → the second is 401 and creates nothing', async () => {
+    const { o, providerId, assertion } = await signInSetup();
+    const email = uniqueEmail('replay');
+    const response = samlResponse(idp, assertion({ nameID: email }));
+    expect((await acs(providerId, response)).status).toBe(200);
+    const before = await footprint(o, email);
+    const again = await acs(providerId, response);
+    expect(restError(again, 401)).toContain('already been used');
+    expect(await footprint(o, email)).toEqual(before);
+    expect(await h.db.samlAssertionUse.count({ where: { providerId } })).toBe(1);
+  });
+
+  it('accepts only one of two simultaneous uses of the same response', async () => {
+    const { o, providerId, assertion } = await signInSetup();
+    const email = uniqueEmail('race');
+    const response = samlResponse(idp, assertion({ nameID: email }));
+    const results = await Promise.all([acs(providerId, response), acs(providerId, response), acs(providerId, response)]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 401, 401]);
+    const userId = results.find((r) => r.status === 200)!.body.user.id;
+    expect(await h.db.accessToken.count({ where: { userId } })).toBe(1);
+    expect(await h.db.member.count({ where: { organizationId: o, userId } })).toBe(1);
+  });
+
+  it('signs the same new person in twice at once (two assertions): one user, one membership, two tokens', async () => {
+    const { o, providerId, assertion, teamId } = await signInSetup();
+    const email = uniqueEmail('twice');
+    const results = await Promise.all([1, 2].map(() => acs(providerId, samlResponse(idp, assertion({ nameID: email })))));
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    expect(results[0].body.user.id).toBe(results[1].body.user.id);
+    const userId = results[0].body.user.id;
+    expect(await h.db.user.count({ where: { email } })).toBe(1);
+    expect(await h.db.member.count({ where: { organizationId: o, userId } })).toBe(1);
+    expect(await h.db.teamMember.count({ where: { teamId, userId } })).toBe(1);
+    expect(await h.db.accessToken.count({ where: { userId } })).toBe(2);
+  });
+
+  it('answers 404 for an unknown provider, 401 for a provider without certificate, 400 for a malformed request', async () => {
+    const { o, admin, providerId, assertion } = await signInSetup();
+    const email = uniqueEmail('edge');
+    const response = samlResponse(idp, assertion({ nameID: email }));
+    const before = await footprint(o, email);
+    restError(await acs(UNKNOWN_PROVIDER, response), 404);
+    restError(await acs(providerId, null), 400);
+    restError(await acs(providerId, response, 'application/json'), 400);
+    await admin.rest('PATCH', providerPath(o, providerId), { certificate: null });
+    restError(await acs(providerId, response), 401);
+    expect(await footprint(o, email)).toEqual(before);
+    // A deleted provider is unknown.
+    await admin.rest('DELETE', providerPath(o, providerId));
+    restError(await acs(providerId, response), 404);
+  });
+
+  it('trusts a renewed certificate only after the admin configures it', async () => {
+    const { o, admin, providerId, assertion } = await signInSetup();
+    const renewed = await newIdp(idp.entityID);
+    const email = uniqueEmail('renewed');
+    restError(await acs(providerId, samlResponse(renewed, assertion({ nameID: email }))), 401);
+    const patched = await admin.rest('PATCH', providerPath(o, providerId), { certificate: renewed.cert });
+    expect(patched.status, patched.text).toBe(200);
+    expect((await acs(providerId, samlResponse(renewed, assertion({ nameID: email })))).status).toBe(200);
+    restError(await acs(providerId, samlResponse(idp, assertion({ nameID: uniqueEmail('old') }))), 401);
+  });
+});
