@@ -14,7 +14,7 @@ import {
   startServer,
   tempDir,
   type RunResult,
-} from './server-process.ts';
+} from './support/server-process.ts';
 
 const runPostgres = Boolean(process.env.TEST_DATABASE_URL) || (await postgresReachable());
 if (!runPostgres) console.warn('cli.test.ts: no PostgreSQL reachable and TEST_DATABASE_URL unset: DATABASE_URL cases not run');

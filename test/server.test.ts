@@ -17,7 +17,7 @@ import {
   startServer,
   tempDir,
   type ServerProcess,
-} from './server-process.ts';
+} from './support/server-process.ts';
 
 const runPostgres = Boolean(process.env.TEST_DATABASE_URL) || (await postgresReachable());
 if (!runPostgres) console.warn('server.test.ts: no PostgreSQL reachable and TEST_DATABASE_URL unset: DATABASE_URL cases not run');

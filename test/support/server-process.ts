@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
-export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /** The PostgreSQL server for process tests: TEST_DATABASE_URL, else the local default. */
 export const POSTGRES_SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -207,6 +207,6 @@ export async function createPostgresDatabase(prefix: string): Promise<{ name: st
 }
 
 /** The migrations in the repository, in the order they apply. */
-export const MIGRATIONS: string[] = readdirSync(new URL('../prisma/migrations/', import.meta.url))
+export const MIGRATIONS: string[] = readdirSync(path.join(REPO_ROOT, 'prisma', 'migrations'))
   .filter((name) => /^\d{14}_\w+$/.test(name))
   .sort();
