@@ -1,24 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Role } from '../src/generated/prisma/client.ts';
 import { newId } from '../src/lib/ids.ts';
-import { gqlData, gqlError, masked, restError } from './support/assertions.ts';
+import { masked, restError, expectOk, expectFailure, type DoorResult, type Door } from './support/assertions.ts';
 import { anonymous, newMember, newOrganization, useHarness, type Caller, type HttpResult } from './support/harness.ts';
 
 const h = useHarness();
 
-type Door = 'rest' | 'graphql';
 const DOORS: Door[] = ['rest', 'graphql'];
 const UNKNOWN_ORG = 'unknownOrg0000000001';
 const UNKNOWN_SPACE = 'unknownSpace00000001';
-const CODES: Record<number, string> = { 400: 'BAD_REQUEST', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT' };
 const FIELD = 'id name title description type placeholder options createdAt updatedAt urls { location }';
 
 /** A response of either door: `body` is the REST body, or the GraphQL root field with nulls dropped. */
-interface Res {
-  door: Door;
-  raw: HttpResult;
-  body: any;
-}
+type Res = DoorResult;
 
 function dropNulls(value: any): any {
   if (Array.isArray(value)) return value.map(dropNulls);
@@ -85,23 +79,9 @@ const api = (door: Door) => ({
     ]),
 });
 
-/** Success: the REST status (and an empty body for 204), or a GraphQL result without errors. */
-function ok(res: Res, restStatus = 200) {
-  if (res.door === 'rest') {
-    expect(res.raw.status, res.raw.text).toBe(restStatus);
-    if (restStatus === 204) expect(res.raw.text).toBe('');
-    return res.body;
-  }
-  const data = gqlData(res.raw, Object.keys(res.raw.body.data)[0]);
-  if (restStatus === 204) expect(data).toBe(true);
-  return res.body;
-}
+const ok = expectOk;
 
-/** Failure with this HTTP status (REST) or the matching code (GraphQL), naming `field` when given. */
-function fails(res: Res, status: number, field?: string) {
-  if (res.door === 'rest') return restError(res.raw, status, field);
-  return gqlError(res.raw, CODES[status], field);
-}
+const fails = expectFailure;
 
 async function newSpace(organizationId: string, defaultLevel: Role = 'read') {
   return h.db.space.create({ data: { id: newId(), organizationId, title: 'S', defaultLevel } });

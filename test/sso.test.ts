@@ -1,17 +1,15 @@
 import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { gqlData, gqlError, masked, restError } from './support/assertions.ts';
+import { masked, restError, expectOk, expectFailure, type DoorResult, type Door } from './support/assertions.ts';
 import { validateGitBookResponse } from './support/gitbook-openapi.ts';
 import { anonymous, BASE, newMember, newOrganization, newUser, useHarness, type Caller, type HttpResult } from './support/harness.ts';
 import { newIdp, newSamlId, responseXml, samlResponse, signAssertion, type AssertionOptions, type TestIdp } from './support/saml-idp.ts';
 
 const h = useHarness();
 
-type Door = 'rest' | 'graphql';
 const DOORS: Door[] = ['rest', 'graphql'];
 const UNKNOWN_ORG = 'unknownOrg0000000001';
 const UNKNOWN_PROVIDER = 'unknownSaml000000001';
-const CODES: Record<number, string> = { 400: 'BAD_REQUEST', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' };
 const TEAM = 'defaultTeam { object id title members spaces createdAt }';
 const FIELD = `object id label ssoURL entityID certificate ${TEAM} defaultRole createdAt status service { acsURL startURL entityID } urls { location }`;
 /**
@@ -25,11 +23,7 @@ const OPTIONAL = [
   'OrganizationTeam.permissions',
 ];
 
-interface Res {
-  door: Door;
-  raw: HttpResult;
-  body: any;
-}
+type Res = DoorResult;
 
 function dropNulls(value: any): any {
   if (Array.isArray(value)) return value.map(dropNulls);
@@ -91,21 +85,9 @@ const api = (door: Door) => ({
     ]),
 });
 
-function ok(res: Res, restStatus = 200) {
-  if (res.door === 'rest') {
-    expect(res.raw.status, res.raw.text).toBe(restStatus);
-    if (restStatus === 204) expect(res.raw.text).toBe('');
-    return res.body;
-  }
-  const data = gqlData(res.raw, Object.keys(res.raw.body.data)[0]);
-  if (restStatus === 204) expect(data).toBe(true);
-  return res.body;
-}
+const ok = expectOk;
 
-function fails(res: Res, status: number, field?: string) {
-  if (res.door === 'rest') return restError(res.raw, status, field);
-  return gqlError(res.raw, CODES[status], field);
-}
+const fails = expectFailure;
 
 let idp: TestIdp;
 let otherIdp: TestIdp;

@@ -32,3 +32,41 @@ export const masked = (res: HttpResult, ids: string[]) => ({
   status: res.status,
   body: ids.reduce((text, id) => text.split(id).join('<id>'), res.text),
 });
+
+// ---- One test body for both doors ----
+
+export type Door = 'rest' | 'graphql';
+export const DOORS: Door[] = ['rest', 'graphql'];
+
+/** The result of an operation through either door: the raw response and the resource it returned. */
+export interface DoorResult {
+  door: Door;
+  raw: HttpResult;
+  body: any;
+}
+
+const GRAPHQL_CODE: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+};
+
+/** Success: the REST status (and an empty body for 204), or a GraphQL result without errors. */
+export function expectOk(res: DoorResult, restStatus = 200) {
+  if (res.door === 'rest') {
+    expect(res.raw.status, res.raw.text).toBe(restStatus);
+    if (restStatus === 204) expect(res.raw.text).toBe('');
+    return res.body;
+  }
+  const data = gqlData(res.raw, Object.keys(res.raw.body.data)[0]);
+  if (restStatus === 204) expect(data).toBe(true);
+  return res.body;
+}
+
+/** Failure with this HTTP status (REST) or the matching extensions.code (GraphQL), naming `field` if given. */
+export function expectFailure(res: DoorResult, status: number, field?: string) {
+  if (res.door === 'rest') return restError(res.raw, status, field);
+  return gqlError(res.raw, GRAPHQL_CODE[status], field);
+}
