@@ -81,27 +81,37 @@ function cursorOf(row: Record<string, unknown>, keys: SortKey[]): string {
   );
 }
 
+type PageQuery = { where: Where; orderBy: Record<string, 'asc' | 'desc'>[]; take: number };
+
+/** A Prisma model delegate, as far as paginating it goes. */
+export interface PageableModel<T> {
+  findMany(query: any): Promise<T[]>;
+  count(query: any): Promise<number>;
+}
+
 /**
- * Runs one page query (limit + 1 rows, to know whether more remain) and one count query.
- * `findMany` receives the complete Prisma arguments; `count` the filter alone.
+ * Runs one page query (limit + 1 rows, to know whether more remain) and one count query, on a Prisma
+ * `model` — or with explicit `findMany` (complete Prisma arguments, e.g. to add an include) and `count`
+ * (the filter alone).
  */
-export async function paginate<T extends Record<string, unknown>>(options: {
-  args: ListArgs;
-  keys: SortKey[];
-  where: Where;
-  findMany: (query: { where: Where; orderBy: Record<string, 'asc' | 'desc'>[]; take: number }) => Promise<T[]>;
-  count: (query: { where: Where }) => Promise<number>;
-}): Promise<Page<T>> {
+export async function paginate<T extends Record<string, unknown>>(
+  options: { args: ListArgs; keys: SortKey[]; where: Where } & (
+    | { model: PageableModel<T> }
+    | { findMany: (query: PageQuery) => Promise<T[]>; count: (query: { where: Where }) => Promise<number> }
+  ),
+): Promise<Page<T>> {
   const { keys, where } = options;
+  const findMany = 'model' in options ? (q: PageQuery) => options.model.findMany(q) : options.findMany;
+  const countRows = 'model' in options ? (q: { where: Where }) => options.model.count(q) : options.count;
   const limit = resolveLimit(options.args.limit);
   const pageWhere = options.args.page
     ? { AND: [where, afterCursorWhere(keys, decodeCursor(options.args.page, keys))] }
     : where;
-  const [rows, count] = await Promise.all([
-    options.findMany({ where: pageWhere, orderBy: orderByKeys(keys), take: limit + 1 }),
-    options.count({ where }),
+  const [rows, total] = await Promise.all([
+    findMany({ where: pageWhere, orderBy: orderByKeys(keys), take: limit + 1 }),
+    countRows({ where }),
   ]);
-  return toPage(rows, count, limit, keys);
+  return toPage(rows, total, limit, keys);
 }
 
 /** Builds the envelope from `limit + 1` fetched rows. */

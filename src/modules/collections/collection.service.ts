@@ -32,8 +32,7 @@ export async function listCollections(ctx: Context, organizationId: string, args
     args,
     keys: SIBLING_ORDER,
     where,
-    findMany: (q) => ctx.db.collection.findMany(q as Prisma.CollectionFindManyArgs),
-    count: (q) => ctx.db.collection.count(q as Prisma.CollectionCountArgs),
+    model: ctx.db.collection,
   });
 }
 
@@ -119,8 +118,7 @@ export async function listCollectionSpaces(ctx: Context, collectionId: string, a
     args,
     keys: SIBLING_ORDER,
     where,
-    findMany: (q) => ctx.db.space.findMany(q as Prisma.SpaceFindManyArgs),
-    count: (q) => ctx.db.space.count(q as Prisma.SpaceCountArgs),
+    model: ctx.db.space,
   });
 }
 

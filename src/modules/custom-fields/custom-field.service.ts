@@ -65,8 +65,7 @@ export async function listCustomFields(ctx: Context, organizationId: string, arg
     args,
     keys: CUSTOM_FIELD_SORT,
     where: { organizationId },
-    findMany: (q) => ctx.db.customField.findMany(q as Prisma.CustomFieldFindManyArgs),
-    count: (q) => ctx.db.customField.count(q as Prisma.CustomFieldCountArgs),
+    model: ctx.db.customField,
   });
 }
 

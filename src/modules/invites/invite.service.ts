@@ -137,8 +137,7 @@ export async function listLinkInvites(ctx: Context, organizationId: string, args
       { field: 'id', direction: 'asc' },
     ],
     where: { organizationId },
-    findMany: (q) => ctx.db.linkInvite.findMany(q as Prisma.LinkInviteFindManyArgs),
-    count: (q) => ctx.db.linkInvite.count(q as Prisma.LinkInviteCountArgs),
+    model: ctx.db.linkInvite,
   });
 }
 

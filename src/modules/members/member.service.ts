@@ -52,8 +52,7 @@ export async function listMembers(ctx: Context, organizationId: string, filter: 
     args: filter,
     keys: memberSortKeys(filter),
     where: memberListWhere(organizationId, filter),
-    findMany: (q) => ctx.db.member.findMany(q as Prisma.MemberFindManyArgs),
-    count: (q) => ctx.db.member.count(q as Prisma.MemberCountArgs),
+    model: ctx.db.member,
   });
 }
 

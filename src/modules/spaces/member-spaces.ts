@@ -35,8 +35,7 @@ export async function listMemberSpaces(
       { field: 'id', direction },
     ],
     where,
-    findMany: (q) => ctx.db.space.findMany(q as Prisma.SpaceFindManyArgs),
-    count: (q) => ctx.db.space.count(q as Prisma.SpaceCountArgs),
+    model: ctx.db.space,
   });
   const spaceIds = page.items.map((s) => s.id);
   const [collections, direct, viaTeams] = await Promise.all([

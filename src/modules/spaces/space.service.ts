@@ -91,8 +91,7 @@ export async function listOrganizationSpaces(ctx: Context, organizationId: strin
     args,
     keys: SPACE_LIST_ORDER,
     where: visibleSpacesWhere(ctx, organizationId),
-    findMany: (q) => ctx.db.space.findMany(q as Prisma.SpaceFindManyArgs),
-    count: (q) => ctx.db.space.count(q as Prisma.SpaceCountArgs),
+    model: ctx.db.space,
   });
 }
 

@@ -100,8 +100,7 @@ export async function listSamlProviders(ctx: Context, organizationId: string, ar
     args,
     keys: SAML_PROVIDER_SORT,
     where: { organizationId },
-    findMany: (q) => ctx.db.samlProvider.findMany(q as Prisma.SamlProviderFindManyArgs),
-    count: (q) => ctx.db.samlProvider.count(q as Prisma.SamlProviderCountArgs),
+    model: ctx.db.samlProvider,
   });
 }
 

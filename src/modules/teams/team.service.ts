@@ -96,8 +96,7 @@ export async function listTeams(ctx: Context, organizationId: string, filter: Te
     args: filter,
     keys: TEAM_SORT,
     where: teamListWhere(organizationId, filter),
-    findMany: (q) => ctx.db.team.findMany(q as Prisma.TeamFindManyArgs),
-    count: (q) => ctx.db.team.count(q as Prisma.TeamCountArgs),
+    model: ctx.db.team,
   });
 }
 
@@ -142,8 +141,7 @@ export async function listTeamMembers(ctx: Context, organizationId: string, team
     args,
     keys: TEAM_MEMBER_SORT,
     where: { teamId },
-    findMany: (q) => ctx.db.teamMember.findMany(q as Prisma.TeamMemberFindManyArgs),
-    count: (q) => ctx.db.teamMember.count(q as Prisma.TeamMemberCountArgs),
+    model: ctx.db.teamMember,
   });
 }
 
@@ -247,7 +245,6 @@ export async function listMemberTeams(ctx: Context, organizationId: string, user
       { field: 'teamId', direction: 'asc' },
     ],
     where,
-    findMany: (q) => ctx.db.teamMember.findMany(q as Prisma.TeamMemberFindManyArgs),
-    count: (q) => ctx.db.teamMember.count(q as Prisma.TeamMemberCountArgs),
+    model: ctx.db.teamMember,
   });
 }
