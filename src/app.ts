@@ -6,6 +6,7 @@ import { createContext, type AppServices } from './graphql/context.ts';
 import { restRoutes, schema } from './graphql/schema.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
+import { errorResponse } from './rest/errors.ts';
 import { containsNul, useRestApi } from './rest/plugin.ts';
 import { useSamlSignIn } from './modules/sso/saml.plugin.ts';
 import { GraphQLError } from 'graphql';
@@ -61,6 +62,15 @@ function useInputErrorCodes(): Plugin {
           }
         },
       };
+    },
+  };
+}
+
+/** Whatever no earlier handler answered (and is not /graphql) is an unknown route: a 404 error body. */
+function useNotFound(): Plugin {
+  return {
+    onRequest({ url, endResponse }) {
+      if (url.pathname !== GRAPHQL_PATH) endResponse(errorResponse(404, `No route ${url.pathname}`));
     },
   };
 }
@@ -126,6 +136,7 @@ export function createApp(options: AppOptions) {
       useNoNulInput(),
       useInputErrorCodes(),
       useRestApi({ basePath: REST_BASE_PATH, routes: restRoutes, apiUrl: options.config.apiUrl, logger }),
+      useNotFound(),
     ],
   });
   return { fetch: yoga.fetch, yoga, logger };

@@ -95,6 +95,9 @@ describe('HTTP behaviour', () => {
       ['GET', '/v1/webhook'],
       ['POST', '/v1/webhook'],
       ['GET', '/v1/organization-members'],
+      ['GET', '/'],
+      ['GET', '/nothing'],
+      ['POST', '/v2/orgs'],
     ]) {
       const res = await user.rest(method, path);
       expect(res.status, `${method} ${path}`).toBe(404);
