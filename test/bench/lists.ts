@@ -1,0 +1,64 @@
+/**
+ * `npm run bench`: latency and SQL statements per request of the main list endpoints, in process, on
+ * embedded PGlite (or on PostgreSQL with TEST_DATABASE_URL), with a realistically sized organization.
+ * Prints a table; it asserts nothing (targets belong in a review of these numbers, not in unit tests).
+ */
+import { performance } from 'node:perf_hooks';
+import { createApp } from '../../src/app.ts';
+import { buildConfig } from '../../src/config.ts';
+import { newId } from '../../src/lib/ids.ts';
+import { createUserWithToken } from '../../src/modules/users/user.service.ts';
+import { createTestDatabase } from '../support/database.ts';
+
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1000);
+const SPACES = Number(process.env.BENCH_SPACES ?? 500);
+const TEAMS = Number(process.env.BENCH_TEAMS ?? 100);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+
+const store = await createTestDatabase();
+const db = store.database.prisma;
+const app = createApp({ database: store.database, config: buildConfig({ logLevel: 'silent' }) });
+const { user, token } = await createUserWithToken(db, { email: 'bench@example.com', displayName: 'Bench' });
+const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+
+const org = await (await app.fetch('http://localhost/v1/orgs', { method: 'POST', headers: auth, body: JSON.stringify({ title: 'Bench' }) })).json();
+const o = org.id as string;
+const users = Array.from({ length: MEMBERS }, (_, i) => ({ id: newId(), email: `m${i}@bench.example`, displayName: `Member ${i}` }));
+await db.user.createMany({ data: users });
+await db.member.createMany({ data: users.map((u, i) => ({ organizationId: o, userId: u.id, role: i % 3 ? 'read' : 'edit', joinedAt: new Date(Date.now() - i * 1000) })) });
+const teams = Array.from({ length: TEAMS }, (_, i) => ({ id: newId(), organizationId: o, title: `Team ${i}` }));
+await db.team.createMany({ data: teams });
+await db.teamMember.createMany({ data: users.slice(0, 500).map((u, i) => ({ teamId: teams[i % TEAMS].id, organizationId: o, userId: u.id })) });
+await db.space.createMany({ data: Array.from({ length: SPACES }, (_, i) => ({ id: newId(), organizationId: o, title: `Space ${i}`, position: `a${String(i).padStart(5, '0')}` })) });
+
+async function measure(name: string, request: () => Response | Promise<Response>) {
+  const times: number[] = [];
+  let statements = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const before = store.queries.length;
+    const start = performance.now();
+    const res = await request();
+    await res.arrayBuffer();
+    times.push(performance.now() - start);
+    statements = store.queries.length - before;
+    if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
+  }
+  times.sort((a, b) => a - b);
+  const pct = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(1);
+  return { name, p50ms: pct(0.5), p95ms: pct(0.95), sqlStatements: statements };
+}
+
+const get = (path: string) => () => app.fetch(`http://localhost${path}`, { headers: auth });
+const gql = (query: string) => () => app.fetch('http://localhost/graphql', { method: 'POST', headers: auth, body: JSON.stringify({ query }) });
+
+const rows = [
+  await measure('GET members (limit 100)', get(`/v1/orgs/${o}/members?limit=100`)),
+  await measure('GET members search "member 1"', get(`/v1/orgs/${o}/members?search=member%201&limit=100`)),
+  await measure('GET teams (limit 100)', get(`/v1/orgs/${o}/teams?limit=100`)),
+  await measure('GET spaces (limit 100)', get(`/v1/orgs/${o}/spaces?limit=100`)),
+  await measure('GET member spaces (limit 100)', get(`/v1/orgs/${o}/members/${user.id}/spaces?limit=100`)),
+  await measure('GraphQL org members+teams+spaces', gql(`{ organization(organizationId: "${o}") { members(limit: 50) { count items { role user { email } } } teams(limit: 20) { count items { title members } } spaces(limit: 50) { count items { title permissions { edit } } } } }`)),
+];
+console.table(rows);
+console.log(`database: ${store.database.kind}; ${MEMBERS} members, ${TEAMS} teams, ${SPACES} spaces; ${RUNS} runs each; RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+await store.close();
