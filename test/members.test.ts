@@ -1,7 +1,6 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { gqlData, gqlError, masked, restError } from './support/assertions.ts';
-import { validateGitBookResponse } from './support/gitbook-openapi.ts';
+import { expectGitBookOk, gqlData, gqlError, masked, restError } from './support/assertions.ts';
 import { anonymous, newMember, newOrganization, newUser, useHarness, type Caller, type HttpResult } from './support/harness.ts';
 
 const h = useHarness();
@@ -12,13 +11,7 @@ const UNKNOWN_USER = 'unknownUser000000001';
 /** Properties GitBook requires but the description does not name. */
 const IGNORE = ['sites', 'permissions'];
 
-/** Asserts the status and that the body validates against GitBook's OpenAPI response schema. */
-function ok(operationId: string, res: HttpResult, status = 200) {
-  expect(res.status, res.text).toBe(status);
-  expect(validateGitBookResponse(operationId, res.status, res.body, { ignoreMissing: IGNORE })).toEqual([]);
-  if (status === 204) expect(res.text).toBe('');
-  return res.body;
-}
+const ok = (operationId: string, res: HttpResult, status = 200) => expectGitBookOk(operationId, res, status, IGNORE);
 
 async function setup(role: 'read' | 'create' | 'edit' | null = 'read', name?: string) {
   const { admin, organizationId: o } = await newOrganization(h);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gqlData, gqlError, masked, restError } from './support/assertions.ts';
-import { validateGitBookResponse } from './support/gitbook-openapi.ts';
+import { expectGitBookOk, gqlData, gqlError, masked, restError } from './support/assertions.ts';
 import { anonymous, newMember, newOrganization, useHarness, type Caller, type HttpResult } from './support/harness.ts';
 
 const h = useHarness();
@@ -12,12 +11,7 @@ const UNKNOWN_USER = 'unknownUser000000001';
 /** Properties GitBook requires but the description does not name. */
 const IGNORE = ['sites', 'permissions'];
 
-function ok(operationId: string, res: HttpResult, status = 200) {
-  expect(res.status, res.text).toBe(status);
-  expect(validateGitBookResponse(operationId, res.status, res.body, { ignoreMissing: IGNORE })).toEqual([]);
-  if (status === 204) expect(res.text).toBe('');
-  return res.body;
-}
+const ok = (operationId: string, res: HttpResult, status = 200) => expectGitBookOk(operationId, res, status, IGNORE);
 
 const teamsPath = (o: string) => `/v1/orgs/${o}/teams`;
 const teamPath = (o: string, t: string) => `/v1/orgs/${o}/teams/${t}`;

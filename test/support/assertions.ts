@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { validateGitBookResponse } from './gitbook-openapi.ts';
 import type { HttpResult } from './harness.ts';
 
 /** A REST failure: the status and `{ error: { code, message } }`, the message naming `field` if given. */
@@ -69,4 +70,15 @@ export function expectOk(res: DoorResult, restStatus = 200) {
 export function expectFailure(res: DoorResult, status: number, field?: string) {
   if (res.door === 'rest') return restError(res.raw, status, field);
   return gqlError(res.raw, GRAPHQL_CODE[status], field);
+}
+
+/**
+ * A REST success with this status whose body validates against GitBook's OpenAPI response schema for
+ * `operationId` (tolerating the missing properties in `ignoreMissing`); 204s must be empty.
+ */
+export function expectGitBookOk(operationId: string, res: HttpResult, status = 200, ignoreMissing: string[] = []) {
+  expect(res.status, res.text).toBe(status);
+  expect(validateGitBookResponse(operationId, res.status, res.body, { ignoreMissing })).toEqual([]);
+  if (status === 204) expect(res.text).toBe('');
+  return res.body;
 }
