@@ -132,16 +132,19 @@ describe('joining with an e-mail invitation', () => {
     restError(await anonymous(h).rest('POST', `${invitesPath(o)}/${list.items[0].id}`), 401);
   });
 
-  it('an SSO invitation cannot be accepted without SSO', async () => {
+  it('an SSO invitation accepted with the invitee\'s own token makes a non-SSO member, kept out while SSO is enforced', async () => {
     const { admin, organizationId: o } = await newOrganization(h);
     const invitee = await newUser(h);
-    await admin.rest('PATCH', `/v1/orgs/${o}`, { emailDomains: [invitee.email.split('@')[1]] });
+    await admin.rest('PATCH', `/v1/orgs/${o}`, { emailDomains: [invitee.email.split('@')[1]], sso: true });
     await h.db.samlProvider.create({ data: { id: newId(), organizationId: o, label: 'IdP' } });
-    await admin.rest('POST', invitesPath(o), { emails: [invitee.email], sso: true });
+    await admin.rest('POST', invitesPath(o), { emails: [invitee.email] });
     const [invitation] = (await invitee.rest('GET', '/v1/user/invitations')).body.items;
     expect(invitation.sso).toBe(true);
-    restError(await invitee.rest('POST', `${invitesPath(o)}/${invitation.id}`), 403);
-    expect(await memberRole(o, invitee.userId)).toBeUndefined();
+    expect((await invitee.rest('POST', `${invitesPath(o)}/${invitation.id}`)).status).toBe(200);
+    expect(await memberRole(o, invitee.userId)).toBe('read');
+    expect((await h.db.member.findFirst({ where: { organizationId: o, userId: invitee.userId } }))?.sso).toBe(false);
+    // Until they sign in through the organization's identity provider, SSO enforcement keeps them out.
+    restError(await invitee.rest('GET', `/v1/orgs/${o}`), 403);
   });
 });
 

@@ -1,6 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { masked, restError, expectOk, expectFailure, type DoorResult, type Door } from './support/assertions.ts';
+import { gqlError, masked, restError, expectOk, expectFailure, type DoorResult, type Door } from './support/assertions.ts';
 import { validateGitBookResponse } from './support/gitbook-openapi.ts';
 import { anonymous, BASE, newMember, newOrganization, newUser, useHarness, type Caller, type HttpResult } from './support/harness.ts';
 import { newIdp, newSamlId, responseXml, samlResponse, signAssertion, type AssertionOptions, type TestIdp } from './support/saml-idp.ts';
@@ -606,5 +606,118 @@ describe('SAML sign-in: the assertion consumer service', () => {
     expect(patched.status, patched.text).toBe(200);
     expect((await acs(providerId, samlResponse(renewed, assertion({ nameID: email })))).status).toBe(200);
     restError(await acs(providerId, samlResponse(idp, assertion({ nameID: uniqueEmail('old') }))), 401);
+  });
+});
+
+describe('SAML sign-in stays inside its organization', () => {
+  const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+  const withToken = (token: string) => ({
+    rest: async (method: string, path: string, body?: unknown): Promise<HttpResult> => {
+      const res = await h.app.fetch(`${BASE}${path}`, { method, ...bearer(token), body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      return { status: res.status, text, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+    },
+  });
+
+  it("refuses the takeover: another organization's admin asserts the e-mail of a user who belongs only to org2", async () => {
+    // org1's admin registers a provider with a certificate of their own and signs whatever they like.
+    const attacker = await signInSetup();
+    const { admin: victimAdmin, organizationId: org2 } = await newOrganization(h, 'Victim Co');
+    const victim = await newMember(h, org2, 'admin', 'Victim');
+    const before = await footprint(attacker.o, victim.email);
+    const victimTokens = await h.db.accessToken.count({ where: { userId: victim.userId } });
+
+    const res = await acs(attacker.providerId, samlResponse(idp, attacker.assertion({ nameID: victim.email })));
+    expect(restError(res, 403)).toContain('belongs to other organizations');
+    expect(res.body.token).toBeUndefined();
+    // Nothing was linked: no token for the victim, no membership in org1, org2 untouched.
+    expect(await footprint(attacker.o, victim.email)).toEqual(before);
+    expect(await h.db.accessToken.count({ where: { userId: victim.userId } })).toBe(victimTokens);
+    expect(await h.db.member.findUnique({ where: { organizationId_userId: { organizationId: attacker.o, userId: victim.userId } } })).toBeNull();
+    const org = await victimAdmin.rest('GET', `/v1/orgs/${org2}`);
+    expect(org.body.title).toBe('Victim Co');
+  });
+
+  it('issues a token scoped to the provider\'s organization: elsewhere the caller is an outsider', async () => {
+    const { o, admin, providerId, assertion } = await signInSetup();
+    // A person in two organizations, who joined this one with their own token (an invite link).
+    const { admin: otherAdmin, organizationId: org2 } = await newOrganization(h, 'Other Co');
+    const person = await newMember(h, org2, 'admin', 'Two Orgs');
+    const link = await admin.rest('POST', `/v1/orgs/${o}/link-invites`, { role: 'edit' });
+    expect((await person.rest('POST', `/v1/orgs/${o}/invites/${link.body.id}`)).status).toBe(200);
+    const space2 = await person.rest('POST', `/v1/orgs/${org2}/spaces`, { title: 'Private' });
+    expect(space2.status, space2.text).toBe(201);
+    const link2 = await otherAdmin.rest('POST', `/v1/orgs/${org2}/link-invites`, { role: 'read' });
+    const { admin: thirdAdmin, organizationId: org3 } = await newOrganization(h, 'Inviting Co');
+    await thirdAdmin.rest('POST', `/v1/orgs/${org3}/invites`, { emails: [person.email] });
+
+    const signedIn = await acs(providerId, samlResponse(idp, assertion({ nameID: person.email })));
+    expect(signedIn.status, signedIn.text).toBe(200);
+    expect(signedIn.body.user.id).toBe(person.userId);
+    const scoped = withToken(signedIn.body.token);
+    expect(await h.db.accessToken.findFirst({ where: { userId: person.userId, organizationId: o } })).not.toBeNull();
+
+    // Its own organization works as for any member.
+    expect((await scoped.rest('GET', `/v1/orgs/${o}`)).status).toBe(200);
+    expect((await scoped.rest('GET', '/v1/user')).body.id).toBe(person.userId);
+    const orgs = await scoped.rest('GET', '/v1/orgs');
+    expect(orgs.body.items.map((i: { id: string }) => i.id)).toEqual([o]);
+    expect(orgs.body.count).toBe(1);
+    const gqlOrgs = await scoped.rest('POST', '/graphql', { query: '{ organizations { count items { id } } }' });
+    expect(gqlOrgs.body.data.organizations).toEqual({ count: 1, items: [{ id: o }] });
+
+    // The other organization answers exactly as for an unknown one, reads and writes alike.
+    const unknown = 'unknownOrg0000000001';
+    for (const [method, path, body] of [
+      ['GET', `/v1/orgs/${org2}`],
+      ['PATCH', `/v1/orgs/${org2}`, { title: 'Taken over' }],
+      ['GET', `/v1/orgs/${org2}/members`],
+      ['GET', `/v1/orgs/${org2}/spaces`],
+    ] as [string, string, unknown?][]) {
+      const res = await scoped.rest(method, path, body);
+      const same = await scoped.rest(method, path.replace(org2, unknown), body);
+      expect(masked(res, [org2]), `${method} ${path}`).toEqual(masked(same, [unknown]));
+      expect(res.status).toBe(404);
+    }
+    restError(await scoped.rest('GET', `/v1/spaces/${space2.body.id}`), 404);
+    restError(await scoped.rest('PATCH', `/v1/spaces/${space2.body.id}`, { title: 'Mine' }), 404);
+    const gqlOrg = await scoped.rest('POST', '/graphql', { query: `{ organization(organizationId: "${org2}") { id } }` });
+    gqlError(gqlOrg, 'NOT_FOUND');
+    // Instance-level operations: no new organization, no joining another one, only its own invitations.
+    expect(restError(await scoped.rest('POST', '/v1/orgs', { title: 'New one' }), 403)).toContain('SSO');
+    restError(await scoped.rest('POST', `/v1/orgs/${org2}/invites/${link2.body.id}`), 404);
+    expect((await scoped.rest('GET', '/v1/user/invitations')).body).toMatchObject({ count: 0, items: [] });
+    expect((await person.rest('GET', '/v1/user/invitations')).body.count).toBe(1);
+    // The person's personal token is unaffected.
+    expect((await person.rest('PATCH', `/v1/orgs/${org2}`, { title: 'Other Co 2' })).status).toBe(200);
+    expect((await h.db.organization.findUnique({ where: { id: org2 } }))?.title).toBe('Other Co 2');
+  });
+
+  it('links an account of other organizations once it accepted an invitation with its own token', async () => {
+    const { o, admin, providerId, assertion } = await signInSetup();
+    const { organizationId: org2 } = await newOrganization(h, 'Home Co');
+    const person = await newMember(h, org2, 'read', 'Invited Elsewhere');
+    await admin.rest('PATCH', `/v1/orgs/${o}`, { emailDomains: [person.email.split('@')[1]] });
+    await admin.rest('POST', `/v1/orgs/${o}/invites`, { emails: [person.email], role: 'comment', sso: true });
+    const response = () => samlResponse(idp, assertion({ nameID: person.email }));
+
+    // The invitation alone is the organization's word, not the account's: still refused.
+    restError(await acs(providerId, response()), 403);
+    const [invitation] = (await person.rest('GET', '/v1/user/invitations')).body.items;
+    expect(invitation).toMatchObject({ sso: true });
+    const accepted = await person.rest('POST', `/v1/orgs/${o}/invites/${invitation.id}`);
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(await h.db.member.findUnique({ where: { organizationId_userId: { organizationId: o, userId: person.userId } } })).toMatchObject({
+      role: 'comment',
+      sso: false,
+    });
+
+    const signedIn = await acs(providerId, response());
+    expect(signedIn.status, signedIn.text).toBe(200);
+    expect(signedIn.body.user.id).toBe(person.userId);
+    expect(await h.db.member.findUnique({ where: { organizationId_userId: { organizationId: o, userId: person.userId } } })).toMatchObject({
+      role: 'comment',
+      sso: true,
+    });
   });
 });

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Collection, Member, Organization, Role, Space } from '../generated/prisma/client.ts';
-import type { Context } from './context.ts';
+import { viewerMayActIn, type Context } from './context.ts';
 
 /** What level computations need of an organization's collections: one row each, loaded once. */
 export type CollectionNode = Pick<Collection, 'id' | 'parentId' | 'defaultLevel' | 'deletedAt' | 'organizationId'>;
@@ -31,10 +31,13 @@ export function createLoaders(ctx: Context): Loaders {
     organization: new DataLoader(async (ids) =>
       byKey(ids, await ctx.db.organization.findMany({ where: { id: { in: [...ids] } } }), (r) => r.id),
     ),
+    // Every per-organization permission starts from this membership; a scoped token has none outside
+    // its organization, so it is an outsider there without each service having to know about scopes.
     viewerMembership: new DataLoader(async (organizationIds) => {
-      if (!ctx.viewer) return organizationIds.map(() => null);
+      const allowed = organizationIds.filter((id) => viewerMayActIn(ctx.viewer, id));
+      if (!allowed.length) return organizationIds.map(() => null);
       const rows = await ctx.db.member.findMany({
-        where: { userId: viewerId(), organizationId: { in: [...organizationIds] } },
+        where: { userId: viewerId(), organizationId: { in: allowed } },
       });
       return byKey(organizationIds, rows, (r) => r.organizationId);
     }),

@@ -1,6 +1,6 @@
 import type { Organization, Prisma, Role } from '../../generated/prisma/client.ts';
 import type { Context } from '../../graphql/context.ts';
-import { viewerOf } from '../../graphql/context.ts';
+import { viewerMayActIn, viewerOf } from '../../graphql/context.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs } from '../../lib/pagination.ts';
@@ -88,11 +88,15 @@ export async function joinOrganization(ctx: Context, organizationId: string, inv
     ctx.db.linkInvite.findFirst({ where: { id: inviteId, organizationId } }),
     ctx.loaders.organization.load(organizationId),
   ]);
-  if (!organization) throw notFound;
+  // A scoped token is an outsider to every other organization: it cannot join one either.
+  if (!organization || !viewerMayActIn(viewer, organizationId)) throw notFound;
   let role: Role | null;
   if (invite) {
     if (invite.userId !== viewer.user.id) throw notFound;
-    if (invite.sso) throw new ForbiddenError('This invitation requires signing in with the organization\'s SSO');
+    // An SSO invitation accepted with the invitee's own token is how an existing account proves that it
+    // wants to join: SAML sign-in never links an account of other organizations on its own (see
+    // saml-sign-in.service.ts). The member is not an SSO member until they sign in through the provider,
+    // so an organization that enforces SSO stays closed to them until then.
     role = invite.role;
   } else if (link) {
     if (!organization.inviteLinks) throw new ForbiddenError('Invite links are disabled for this organization');
@@ -120,7 +124,11 @@ export async function listViewerInvitations(ctx: Context, args: ListArgs) {
       { field: 'createdAt', direction: 'desc', type: 'date' },
       { field: 'id', direction: 'desc' },
     ],
-    where: { userId: viewer.user.id, acceptedAt: null },
+    where: {
+      userId: viewer.user.id,
+      acceptedAt: null,
+      ...(viewer.scopeOrganizationId ? { organizationId: viewer.scopeOrganizationId } : {}),
+    },
     findMany: (q) => ctx.db.invite.findMany({ ...(q as Prisma.InviteFindManyArgs), include: { organization: true } }),
     count: (q) => ctx.db.invite.count(q as Prisma.InviteCountArgs),
   });

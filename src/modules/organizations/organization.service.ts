@@ -1,7 +1,7 @@
 import type { Organization, Role } from '../../generated/prisma/client.ts';
 import type { Context } from '../../graphql/context.ts';
 import { viewerOf } from '../../graphql/context.ts';
-import { BadRequestError, ConflictError, isUniqueViolation } from '../../graphql/errors.ts';
+import { BadRequestError, ConflictError, ForbiddenError, isUniqueViolation } from '../../graphql/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs } from '../../lib/pagination.ts';
 import { checkLength, checkPattern, isDomain, rejectNull } from '../../lib/validate.ts';
@@ -36,6 +36,9 @@ export interface CreateOrganizationInput {
 /** Creates an organization with the caller as its first admin, in one transaction. */
 export async function createOrganization(ctx: Context, input: CreateOrganizationInput): Promise<Organization> {
   const viewer = viewerOf(ctx);
+  if (viewer.scopeOrganizationId) {
+    throw new ForbiddenError('A token from SSO sign-in can only be used in its own organization; creating organizations needs a personal token');
+  }
   checkTitle(input.title);
   const emailDomains = normalizeEmailDomains(input.emailDomains ?? []);
   const id = newId();
@@ -47,7 +50,7 @@ export async function createOrganization(ctx: Context, input: CreateOrganization
   return organization;
 }
 
-/** Organizations the caller is a member of, newest membership first. */
+/** Organizations the caller is a member of (only its own for a scoped token), newest membership first. */
 export async function listOrganizationsForViewer(ctx: Context, args: ListArgs) {
   const viewer = viewerOf(ctx);
   const page = await paginate({
@@ -56,7 +59,11 @@ export async function listOrganizationsForViewer(ctx: Context, args: ListArgs) {
       { field: 'joinedAt', direction: 'desc', type: 'date' },
       { field: 'organizationId', direction: 'desc' },
     ],
-    where: { userId: viewer.user.id, disabled: false },
+    where: {
+      userId: viewer.user.id,
+      disabled: false,
+      ...(viewer.scopeOrganizationId ? { organizationId: viewer.scopeOrganizationId } : {}),
+    },
     findMany: (q) => ctx.db.member.findMany({ ...q, include: { organization: true } }),
     count: (q) => ctx.db.member.count(q),
   });
@@ -72,7 +79,7 @@ export async function organizationsForEmailDomain(ctx: Context, emailDomain: str
   const viewerDomain = viewer.user.email.split('@')[1]?.toLowerCase();
   if (viewerDomain !== domain) return [];
   return ctx.db.organization.findMany({
-    where: { emailDomains: { has: domain } },
+    where: { emailDomains: { has: domain }, ...(viewer.scopeOrganizationId ? { id: viewer.scopeOrganizationId } : {}) },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     take: 1000,
   });

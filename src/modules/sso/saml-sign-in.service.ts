@@ -1,4 +1,4 @@
-import type { SamlProvider, User } from '../../generated/prisma/client.ts';
+import type { Prisma, SamlProvider, User } from '../../generated/prisma/client.ts';
 import type { AppServices } from '../../graphql/context.ts';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthenticatedError } from '../../graphql/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -39,10 +39,25 @@ function displayNameFor(email: string, displayName: string | null): string {
 }
 
 /**
+ * Whether an organization's identity provider may sign this existing user in. The provider is run by
+ * that organization's admins and can assert any e-mail address, so it vouches for people only inside
+ * the organization: it may claim a pending (invited, never signed-in) user, sign in a member of the
+ * organization, or an account that belongs to no organization; an account that belongs to other
+ * organizations must first join this one with its own token (accepting an invitation or an invite
+ * link) — that is its proof. Otherwise the sign-in is refused and nothing is linked.
+ */
+async function mayLinkAccount(tx: Prisma.TransactionClient, user: User, organizationId: string): Promise<boolean> {
+  if (user.pending) return true;
+  const memberships = await tx.member.findMany({ where: { userId: user.id }, select: { organizationId: true } });
+  return memberships.length === 0 || memberships.some((m) => m.organizationId === organizationId);
+}
+
+/**
  * Completes a sign-in: verifies the SAMLResponse, then in one transaction records the assertion ID
- * (refusing a replay), finds or creates the user by e-mail, makes them an SSO member (a new member
- * gets the provider's defaultRole and defaultTeam; an existing one keeps their role) and creates a
- * personal access token, whose secret is returned once and only hashed in the database.
+ * (refusing a replay), finds or creates the user by e-mail (see `mayLinkAccount` for which existing
+ * accounts may be signed in), makes them an SSO member (a new member gets the provider's defaultRole
+ * and defaultTeam; an existing one keeps their role) and creates an access token scoped to the
+ * provider's organization, whose secret is returned once and only hashed in the database.
  */
 export async function completeSignIn(services: AppServices, providerId: string, samlResponse: string): Promise<SignInResult> {
   const provider = await findProvider(services, providerId);
@@ -74,6 +89,11 @@ export async function completeSignIn(services: AppServices, providerId: string, 
     // ON CONFLICT DO NOTHING, then read: a concurrent first sign-in of the same person cannot fail this one.
     await tx.user.createMany({ data: [{ id: newId(), email: assertion.email, displayName, createdAt: now }], skipDuplicates: true });
     const found = await tx.user.findUniqueOrThrow({ where: { email: assertion.email } });
+    if (!(await mayLinkAccount(tx, found, organizationId))) {
+      throw new ForbiddenError(
+        'An account with this e-mail belongs to other organizations: sign in with it and accept an invitation to this organization first, then sign in with SSO',
+      );
+    }
     // Someone invited by e-mail exists as a pending user: signing in claims that record.
     const user = found.pending
       ? await tx.user.update({ where: { id: found.id }, data: { pending: false, ...(assertion.displayName ? { displayName } : {}) } })
@@ -95,7 +115,14 @@ export async function completeSignIn(services: AppServices, providerId: string, 
     // Signing in through SSO is how an SSO invitation is accepted.
     await tx.invite.updateMany({ where: { organizationId, userId: user.id, acceptedAt: null }, data: { acceptedAt: now } });
     await tx.accessToken.create({
-      data: { id: newId(), userId: user.id, tokenHash: hashToken(token), label: `SAML sign-in: ${provider.label}`, createdAt: now },
+      data: {
+        id: newId(),
+        userId: user.id,
+        tokenHash: hashToken(token),
+        label: `SAML sign-in: ${provider.label}`,
+        organizationId,
+        createdAt: now,
+      },
     });
     return user;
   });

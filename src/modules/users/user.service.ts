@@ -37,10 +37,13 @@ export async function createUserWithToken(db: Db, input: NewUser, now = new Date
   }
 }
 
-/** The user a bearer token belongs to, or null for an unknown token. */
-export async function userForToken(db: Db, token: string): Promise<{ user: User; tokenId: string } | null> {
+/** The user a bearer token belongs to (and the organization it is scoped to), or null for an unknown token. */
+export async function userForToken(
+  db: Db,
+  token: string,
+): Promise<{ user: User; tokenId: string; scopeOrganizationId: string | null } | null> {
   const row = await db.accessToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
-  return row ? { user: row.user, tokenId: row.id } : null;
+  return row ? { user: row.user, tokenId: row.id, scopeOrganizationId: row.organizationId } : null;
 }
 
 /** Users for these (normalised) e-mail addresses, creating pending records for unknown ones. */
