@@ -29,6 +29,9 @@ export interface Page<T> {
 
 type Where = Record<string, unknown>;
 
+/** Relations and counts to read with every row of a page (a Prisma `include` or `select`). */
+export type ItemQuery = { include?: unknown; select?: unknown };
+
 export function resolveLimit(limit: number | null | undefined): number {
   if (limit === undefined || limit === null) return DEFAULT_LIMIT;
   checkRange('limit', limit, 1, MAX_LIMIT);
@@ -39,20 +42,31 @@ export function encodeCursor(values: unknown[]): string {
   return Buffer.from(JSON.stringify(values)).toString('base64url');
 }
 
+/** Longest cursor we ever hand out is far below this; anything longer was not made by us. */
+const MAX_CURSOR_LENGTH = 2048;
+const MAX_CURSOR_VALUE_LENGTH = 512;
+/** Exactly what `Date.prototype.toISOString` writes for years 0000–9999 (PostgreSQL's range is wider). */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * The sort-key values held by a `page` cursor, validated whole — shape, types and ranges — before any of
+ * them reaches SQL: a cursor is opaque to callers, so anything we did not write ourselves is a 400.
+ */
 export function decodeCursor(page: string, keys: SortKey[]): unknown[] {
+  const invalid = () => new BadRequestError('Invalid "page": not a cursor returned by this list');
+  if (page.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]*$/.test(page)) throw invalid();
   let values: unknown;
   try {
     values = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
   } catch {
-    values = null;
+    throw invalid();
   }
-  if (!Array.isArray(values) || values.length !== keys.length || values.some((v) => typeof v !== 'string')) {
-    throw new BadRequestError('Invalid "page": not a cursor returned by this list');
-  }
-  return values.map((v, i) => {
-    if (keys[i].type !== 'date') return v;
-    const date = new Date(v as string);
-    if (Number.isNaN(date.getTime())) throw new BadRequestError('Invalid "page": not a cursor returned by this list');
+  if (!Array.isArray(values) || values.length !== keys.length) throw invalid();
+  return values.map((value, i) => {
+    if (typeof value !== 'string' || value.length > MAX_CURSOR_VALUE_LENGTH || value.includes('\u0000')) throw invalid();
+    if (keys[i].type !== 'date') return value;
+    const date = new Date(value);
+    if (!ISO_INSTANT.test(value) || Number.isNaN(date.getTime()) || date.toISOString() !== value) throw invalid();
     return date;
   });
 }
@@ -95,13 +109,23 @@ export interface PageableModel<T> {
  * (the filter alone).
  */
 export async function paginate<T extends Record<string, unknown>>(
-  options: { args: ListArgs; keys: SortKey[]; where: Where } & (
+  options: {
+    args: ListArgs;
+    keys: SortKey[];
+    where: Where;
+    /**
+     * Relations and counts the response needs for every row (Pothos `queryFromInfo` for the `items`),
+     * read in the page query itself rather than row by row afterwards.
+     */
+    query?: ItemQuery;
+  } & (
     | { model: PageableModel<T> }
     | { findMany: (query: PageQuery) => Promise<T[]>; count: (query: { where: Where }) => Promise<number> }
   ),
 ): Promise<Page<T>> {
   const { keys, where } = options;
-  const findMany = 'model' in options ? (q: PageQuery) => options.model.findMany(q) : options.findMany;
+  const findMany =
+    'model' in options ? (q: PageQuery) => options.model.findMany({ ...options.query, ...q }) : options.findMany;
   const countRows = 'model' in options ? (q: { where: Where }) => options.model.count(q) : options.count;
   const limit = resolveLimit(options.args.limit);
   const pageWhere = options.args.page

@@ -32,7 +32,9 @@ export function compileRoutes(table: RouteTable): CompiledRoute[] {
       paramNames.push(name);
       return '([^/]+)';
     });
-    return { ...route, field, paramNames, regex: new RegExp(`^${pattern}/?$`) };
+    // Exact paths only: SOFA's router matches no trailing slash, so neither may we (a path we accept and
+    // SOFA does not would have no handler).
+    return { ...route, field, paramNames, regex: new RegExp(`^${pattern}$`) };
   });
 }
 

@@ -2,7 +2,7 @@ import type { Collection, Prisma, Role } from '../../generated/prisma/client.ts'
 import type { Context } from '../../graphql/context.ts';
 import { BadRequestError, ForbiddenError } from '../../graphql/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { paginate, type ListArgs, type SortKey } from '../../lib/pagination.ts';
+import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../lib/pagination.ts';
 import { checkLength, rejectNull } from '../../lib/validate.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
 import { canCreateIn } from '../spaces/access-level.ts';
@@ -54,7 +54,8 @@ async function parentForCreation(ctx: Context, organizationId: string, parentId:
 export async function createCollection(ctx: Context, organizationId: string, input: { title?: string | null; parent?: string | null }) {
   await organizationForMember(ctx, organizationId);
   checkTitle(input.title);
-  if (input.parent) await parentForCreation(ctx, organizationId, input.parent);
+  // Any given ID, "" included, must name a collection: only null/absent means the top level.
+  if (input.parent !== null && input.parent !== undefined) await parentForCreation(ctx, organizationId, input.parent);
   else if (!canCreateIn(await creationLevel(ctx, organizationId))) {
     throw new ForbiddenError('Creating content needs the "create" role in the organization');
   }
@@ -111,7 +112,7 @@ export async function deleteCollection(ctx: Context, collectionId: string): Prom
 }
 
 /** Spaces directly inside a collection, in sibling order. */
-export async function listCollectionSpaces(ctx: Context, collectionId: string, args: ListArgs) {
+export async function listCollectionSpaces(ctx: Context, collectionId: string, args: ListArgs, query?: ItemQuery) {
   const { collection } = await collectionForViewer(ctx, collectionId, 'read');
   const where = { ...visibleSpacesWhere(ctx, collection.organizationId), collectionId };
   return paginate({
@@ -119,6 +120,7 @@ export async function listCollectionSpaces(ctx: Context, collectionId: string, a
     keys: SIBLING_ORDER,
     where,
     model: ctx.db.space,
+    query,
   });
 }
 
@@ -131,10 +133,10 @@ export async function moveCollection(
   const { collection } = await collectionForViewer(ctx, collectionId, 'admin');
   const organizationId = collection.organizationId;
   const parentId = input.parent === undefined ? collection.parentId : input.parent;
-  if (parentId) await parentForCreation(ctx, organizationId, parentId);
+  if (parentId !== null) await parentForCreation(ctx, organizationId, parentId);
   return ctx.db.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
-    if (parentId) {
+    if (parentId !== null) {
       const all = await tx.collection.findMany({ where: { organizationId, deletedAt: null }, select: { id: true, parentId: true } });
       if (subtreeCollectionIds(all, collection.id).includes(parentId)) {
         throw new BadRequestError('Invalid "parent": a collection cannot move into itself or one of its descendants');

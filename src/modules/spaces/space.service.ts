@@ -2,7 +2,7 @@ import type { EditMode, Prisma, Role, Space, SpaceVisibility } from '../../gener
 import type { Context } from '../../graphql/context.ts';
 import { BadRequestError, ForbiddenError } from '../../graphql/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { paginate, type ListArgs, type SortKey } from '../../lib/pagination.ts';
+import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../lib/pagination.ts';
 import { checkLength, rejectNull } from '../../lib/validate.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
 import { canAdminister, canCreateIn } from './access-level.ts';
@@ -33,7 +33,8 @@ function checkEmoji(emoji: string | null | undefined) {
 
 /** Where a new space or collection may go: a collection the caller can create in, or the top level. */
 async function checkCreationTarget(ctx: Context, organizationId: string, parentId: string | null | undefined, field = 'parent') {
-  if (parentId) {
+  // Any given ID, "" included, must name a collection: only null/absent means the top level.
+  if (parentId !== null && parentId !== undefined) {
     const parent = await ctx.loaders.collection.load(parentId);
     if (!parent || parent.deletedAt || parent.organizationId !== organizationId) {
       throw new BadRequestError(`Invalid "${field}": no collection "${parentId}" in this organization`);
@@ -85,13 +86,14 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
   });
 }
 
-export async function listOrganizationSpaces(ctx: Context, organizationId: string, args: ListArgs) {
+export async function listOrganizationSpaces(ctx: Context, organizationId: string, args: ListArgs, query?: ItemQuery) {
   await organizationForMember(ctx, organizationId);
   return paginate({
     args,
     keys: SPACE_LIST_ORDER,
     where: visibleSpacesWhere(ctx, organizationId),
     model: ctx.db.space,
+    query,
   });
 }
 
@@ -172,7 +174,7 @@ export async function transferSpace(ctx: Context, spaceId: string, input: { orga
   }
   await organizationForMember(ctx, input.organization);
   await checkCreationTarget(ctx, input.organization, input.collection, 'collection');
-  if (!input.collection && !canCreateIn(await creationLevel(ctx, input.organization))) {
+  if ((input.collection ?? null) === null && !canCreateIn(await creationLevel(ctx, input.organization))) {
     throw new ForbiddenError('Transferring needs the "create" role in the target organization');
   }
   if (input.organization === space.organizationId && (input.collection ?? null) === space.collectionId) return space;

@@ -28,5 +28,7 @@ export function parseSsoPath(pathname: string): { providerId: string; endpoint: 
   } catch {
     providerId = match[1];
   }
+  // No provider ID holds a NUL (PostgreSQL text cannot even be asked about one): no such route.
+  if (providerId.includes('\u0000')) return null;
   return { providerId, endpoint: (match[2] as 'acs' | 'start' | undefined) ?? 'metadata' };
 }
