@@ -10,6 +10,8 @@ import { errorResponse } from './rest/errors.ts';
 import { containsNul, useRestApi } from './rest/plugin.ts';
 import { useSamlSignIn } from './modules/sso/saml.plugin.ts';
 import { GraphQLError } from 'graphql';
+import { useBodyLimit } from './http/body-limit.ts';
+import { useGraphqlLimits } from './graphql/limits.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 export const REST_BASE_PATH = '/v1';
@@ -125,6 +127,7 @@ export function createApp(options: AppOptions) {
     plugins: [
       useHealthCheck(options.database),
       useRequestLog(logger),
+      useBodyLimit({ maxBytes: options.config.limits.maxBodyBytes, graphqlPath: GRAPHQL_PATH }),
       useSamlSignIn(services),
       useAuthentication({
         db: services.db,
@@ -133,9 +136,17 @@ export function createApp(options: AppOptions) {
         graphqlPath: GRAPHQL_PATH,
         adminPaths: Object.values(restRoutes).filter((r) => r.tags.includes('admin')).map((r) => r.path),
       }),
+      ...useGraphqlLimits(options.config.limits),
       useNoNulInput(),
       useInputErrorCodes(),
-      useRestApi({ basePath: REST_BASE_PATH, routes: restRoutes, apiUrl: options.config.apiUrl, logger }),
+      useRestApi({
+        basePath: REST_BASE_PATH,
+        routes: restRoutes,
+        apiUrl: options.config.apiUrl,
+        logger,
+        maxBodyBytes: options.config.limits.maxBodyBytes,
+        maxInputDepth: options.config.limits.maxInputDepth,
+      }),
       useNotFound(),
     ],
   });

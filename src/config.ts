@@ -1,6 +1,32 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+export interface GraphqlLimits {
+  /** Deepest field nesting of an operation (introspection excepted). */
+  maxDepth: number;
+  maxAliases: number;
+  /** Lexical tokens of a document: bounds parsing work and memory. */
+  maxTokens: number;
+  maxDirectives: number;
+  /** graphql-armor's static cost (objects 2, scalars 1, ×1.5 per level). */
+  maxCost: number;
+  /** List items an operation may return at most, from the `limit` of every list on its paths. */
+  maxListItems: number;
+}
+
+export interface RequestLimits {
+  maxBodyBytes: number;
+  maxInputDepth: number;
+  graphql: GraphqlLimits;
+}
+
+/** Defaults: far above what a real client of this API sends, far below what hurts the server. */
+export const DEFAULT_LIMITS: RequestLimits = {
+  maxBodyBytes: 1024 * 1024,
+  maxInputDepth: 32,
+  graphql: { maxDepth: 12, maxAliases: 15, maxTokens: 2000, maxDirectives: 50, maxCost: 5000, maxListItems: 2000 },
+};
+
 /** Environment → typed configuration, validated once at start-up. */
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -17,6 +43,17 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Graceful-shutdown budget: in-flight requests get this long to finish on SIGTERM. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Largest request body read (REST, GraphQL, SAML); larger ones get 413 without being read whole. */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_LIMITS.maxBodyBytes),
+  /** Deepest nesting of JSON input: REST bodies, GraphQL variables and literals. */
+  MAX_INPUT_DEPTH: z.coerce.number().int().min(4).max(256).default(DEFAULT_LIMITS.maxInputDepth),
+  /** GraphQL operation limits (graphql-armor, plus our estimate of the list items a query may return). */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(64).default(DEFAULT_LIMITS.graphql.maxDepth),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.graphql.maxAliases),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).max(100_000).default(DEFAULT_LIMITS.graphql.maxTokens),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.graphql.maxDirectives),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.graphql.maxCost),
+  GRAPHQL_MAX_LIST_ITEMS: z.coerce.number().int().min(100).default(DEFAULT_LIMITS.graphql.maxListItems),
 });
 
 export interface Config {
@@ -30,6 +67,7 @@ export interface Config {
   adminToken?: string;
   logLevel: string;
   shutdownTimeoutMs: number;
+  limits: RequestLimits;
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
@@ -51,6 +89,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: e.ADMIN_TOKEN,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    limits: {
+      maxBodyBytes: e.MAX_BODY_BYTES,
+      maxInputDepth: e.MAX_INPUT_DEPTH,
+      graphql: {
+        maxDepth: e.GRAPHQL_MAX_DEPTH,
+        maxAliases: e.GRAPHQL_MAX_ALIASES,
+        maxTokens: e.GRAPHQL_MAX_TOKENS,
+        maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
+        maxCost: e.GRAPHQL_MAX_COST,
+        maxListItems: e.GRAPHQL_MAX_LIST_ITEMS,
+      },
+    },
   });
 }
 
@@ -69,5 +119,6 @@ export function buildConfig(input: Partial<Config> & { publicUrl?: string; appUr
     adminToken: input.adminToken,
     logLevel: input.logLevel ?? 'info',
     shutdownTimeoutMs: input.shutdownTimeoutMs ?? 10_000,
+    limits: input.limits ?? DEFAULT_LIMITS,
   };
 }

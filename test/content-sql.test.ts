@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../src/config.ts';
 import { addMember, newOrganization, newUser, useHarness, type Caller } from './support/harness.ts';
 
-const h = useHarness();
+// Pages as large as 200 × 200 items: above the default GraphQL list-item limit, which is not under test here.
+const h = useHarness({ limits: { ...DEFAULT_LIMITS, graphql: { ...DEFAULT_LIMITS.graphql, maxListItems: 100_000 } } });
 
 /** SQL statements Prisma sends while `action` runs. */
 async function countQueries<T>(action: () => Promise<T>): Promise<{ count: number; result: T }> {

@@ -255,7 +255,7 @@ describe('GET /email-domains/{emailDomain}/orgs', () => {
     const gql = await colleague.gql(`{ organizationsForEmailDomain(emailDomain: "${domain}") { organizations { id } } }`);
     expect(gql.body.data.organizationsForEmailDomain.organizations.map((o: any) => o.id)).toContain(organizationId);
     // Graph navigation does not open the organization to non-members.
-    const nav = await colleague.gql(`{ organizationsForEmailDomain(emailDomain: "${domain}") { organizations { id members { count } } } }`);
+    const nav = await colleague.gql(`{ organizationsForEmailDomain(emailDomain: "${domain}") { organizations { id members(limit: 1) { count } } } }`);
     expect(nav.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
@@ -279,7 +279,7 @@ describe('GraphQL graph navigation', () => {
       `query($id: String!) { organization(organizationId: $id) {
          members(role: edit) { count items { id role user { displayName } } }
          all: members(limit: 1, order: asc) { count items { id } next { page } }
-         teams(title: "writ") { count items { title members memberships { count items { organization { id } team { role } } } } }
+         teams(title: "writ", limit: 10) { count items { title members memberships(limit: 10) { count items { organization { id } team { role } } } } }
       } }`,
       { id: organizationId },
     );

@@ -1,5 +1,8 @@
 import type { ObjectRef } from '@pothos/core';
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { GraphQLResolveInfo } from 'graphql';
 import { builder } from './builder.ts';
+import type { Context } from './context.ts';
 
 /**
  * The documented list envelope `{ items, count, next: { page } }`, one object type per item type
@@ -28,3 +31,12 @@ export const listArgs = builder.args((t) => ({
 }));
 
 export const OrderEnum = builder.enumType('Order', { values: ['asc', 'desc'] as const });
+
+/**
+ * The Prisma `include`/`select` that the requested fields of a list's `items` need (relations, counts),
+ * so the page query reads them with the rows instead of Pothos loading them row by row afterwards.
+ * `path` leads to the Prisma object inside each item (e.g. `['items', 'space']` for wrapped items).
+ */
+export function listItemsQuery(ctx: Context, info: GraphQLResolveInfo, path = ['items']): { include?: unknown; select?: unknown } {
+  return queryFromInfo({ context: ctx, info, path }) as { include?: unknown; select?: unknown };
+}

@@ -26,6 +26,8 @@ export function loadRelationPage<Args extends ListArgs>(
   spec: RelationPageSpec<Args>,
   parentId: string,
   args: Args,
+  /** What each item needs beyond its own columns (Pothos `queryFromInfo` for `items`). */
+  itemQuery: { include?: unknown; select?: unknown } = {},
 ): Promise<Page<any>> {
   let loaders = loadersByContext.get(ctx);
   if (!loaders) loadersByContext.set(ctx, (loaders = new Map()));
@@ -33,13 +35,19 @@ export function loadRelationPage<Args extends ListArgs>(
   const loaderKey = `${spec.name}:${JSON.stringify(args)}`;
   let loader = loaders.get(loaderKey);
   if (!loader) {
-    loader = new DataLoader((parentIds) => loadPages(ctx, spec, args, parentIds));
+    loader = new DataLoader((parentIds) => loadPages(ctx, spec, args, itemQuery, parentIds));
     loaders.set(loaderKey, loader);
   }
   return loader.load(parentId);
 }
 
-async function loadPages<Args extends ListArgs>(ctx: Context, spec: RelationPageSpec<Args>, args: Args, parentIds: readonly string[]) {
+async function loadPages<Args extends ListArgs>(
+  ctx: Context,
+  spec: RelationPageSpec<Args>,
+  args: Args,
+  itemQuery: { include?: unknown; select?: unknown },
+  parentIds: readonly string[],
+) {
   const keys = spec.keys(args);
   const limit = resolveLimit(args.limit);
   const where = spec.where(args);
@@ -47,10 +55,13 @@ async function loadPages<Args extends ListArgs>(ctx: Context, spec: RelationPage
   // Prisma delegates are not generic over the model name; the spec names a real model and relation.
   const delegate = (ctx.db as any)[spec.parentModel];
   const parents: any[] = await delegate.findMany({
+    // Joins (LATERAL subqueries) apply `take` and the count per parent inside the one statement; the
+    // default strategy would read every related row of every parent and cut the pages in memory.
+    relationLoadStrategy: 'join',
     where: { id: { in: [...parentIds] } },
     select: {
       id: true,
-      [spec.relation]: { where: pageWhere, orderBy: orderByKeys(keys), take: limit + 1 },
+      [spec.relation]: { ...itemQuery, where: pageWhere, orderBy: orderByKeys(keys), take: limit + 1 },
       _count: { select: { [spec.relation]: { where } } },
     },
   });

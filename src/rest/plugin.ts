@@ -4,7 +4,9 @@ import { filterSchema } from '@graphql-tools/utils';
 import type { Plugin } from 'graphql-yoga';
 import { useSofa } from 'sofa-api';
 import { BadRequestError } from '../graphql/errors.ts';
+import { BodyTooLargeError, nestingDepth, readTextWithLimit } from '../lib/body.ts';
 import type { Logger } from '../lib/logger.ts';
+import { payloadTooLarge } from '../http/body-limit.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { describeFailure, errorResponse } from './errors.ts';
 import { omitAbsentFields } from './rest-shape.ts';
@@ -15,6 +17,10 @@ export interface RestOptions {
   routes: RouteTable;
   apiUrl: string;
   logger: Logger;
+  /** Bodies larger than this are refused (413) without being read whole. */
+  maxBodyBytes: number;
+  /** JSON bodies nesting deeper than this are refused (400). */
+  maxInputDepth: number;
 }
 
 /** What the REST plugin learned about a request, kept on the server context for execution and logs. */
@@ -118,7 +124,13 @@ export function useRestApi(options: RestOptions): Plugin {
       if (!match) return endResponse(errorResponse(404, `No route ${request.method} ${url.pathname}`));
       (serverContext as { route?: string }).route = `${basePath}${match.route.path}`;
 
-      const raw = BODY_METHODS.has(request.method) ? await request.text() : '';
+      let raw = '';
+      try {
+        if (BODY_METHODS.has(request.method)) raw = await readTextWithLimit(request, options.maxBodyBytes);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) return endResponse(payloadTooLarge(error, false));
+        throw error;
+      }
       if (containsNul(raw) || containsNul(decodeURIComponentSafe(url.pathname + url.search))) {
         return endResponse(errorResponse(400, 'Text must not contain NUL characters'));
       }
@@ -133,6 +145,9 @@ export function useRestApi(options: RestOptions): Plugin {
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         return endResponse(errorResponse(400, 'The request body must be a JSON object'));
       }
+      if (nestingDepth(body, options.maxInputDepth) > options.maxInputDepth) {
+        return endResponse(errorResponse(400, `The request body nests more than ${options.maxInputDepth} levels`));
+      }
       const queryProblem = checkQueryParameters(fullSchema, match, url.searchParams);
       if (queryProblem) return endResponse(errorResponse(400, queryProblem));
 
@@ -144,7 +159,9 @@ export function useRestApi(options: RestOptions): Plugin {
       headers.delete('content-length');
       headers.delete('content-type');
       const sofaRequest = new Request(request.url, { method: request.method, headers });
-      const response: Response = await sofa.handleRequest(sofaRequest, serverContext as any);
+      const response: Response | undefined = await sofa.handleRequest(sofaRequest, serverContext as any);
+      // Our route table and SOFA's router must agree; should they ever not, that is an unknown route.
+      if (!response) return endResponse(errorResponse(404, `No route ${request.method} ${url.pathname}`));
       if (match.route.status === 204 && response.status === 200) return endResponse(new Response(null, { status: 204 }));
       if (response.status === 201) return endResponse(await withLocation(response));
       endResponse(response);

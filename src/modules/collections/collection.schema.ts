@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { RoleEnum } from '../../graphql/enums.ts';
-import { listArgs, listType } from '../../graphql/list.ts';
+import { listArgs, listItemsQuery, listType } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { loadRelationPage } from '../../graphql/relation-page.ts';
 import { collectionPermissions } from '../spaces/access-level.ts';
@@ -54,12 +54,13 @@ export const CollectionRef = builder.prismaObject('Collection', {
       description: 'Spaces directly inside the collection, in order',
       args: listArgs,
       extensions: graphOnly,
-      resolve: (c, args, ctx) =>
+      resolve: (c, args, ctx, info) =>
         loadRelationPage(
           ctx,
           { name: 'Collection.spaces', parentModel: 'collection', relation: 'spaces', keys: () => SIBLING_ORDER, where: () => ({ deletedAt: null }) },
           c.id,
           args,
+          listItemsQuery(ctx, info),
         ),
     }),
   }),
@@ -95,7 +96,7 @@ builder.queryFields((t) => ({
     type: SpaceList,
     description: 'Spaces directly inside a collection, in order',
     args: { ...collectionPath, ...listArgs },
-    resolve: (_root, { collectionId, ...args }, ctx) => listCollectionSpaces(ctx, collectionId, args),
+    resolve: (_root, { collectionId, ...args }, ctx, info) => listCollectionSpaces(ctx, collectionId, args, listItemsQuery(ctx, info)),
   }),
 }));
 

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { RoleEnum } from '../../graphql/enums.ts';
 import { ROLES } from '../organizations/roles.ts';
-import { listArgs, listType, OrderEnum } from '../../graphql/list.ts';
+import { listArgs, listItemsQuery, listType, OrderEnum } from '../../graphql/list.ts';
 import { restNull } from '../../graphql/rest-fields.ts';
 import {
   getMember,
@@ -63,7 +63,7 @@ builder.queryFields((t) => ({
     type: MemberList,
     description: 'Members of an organization',
     args: { ...organizationPath, ...memberListArgs },
-    resolve: (_root, { organizationId, ...filter }, ctx) => listMembers(ctx, organizationId, filter),
+    resolve: (_root, { organizationId, ...filter }, ctx, info) => listMembers(ctx, organizationId, filter, listItemsQuery(ctx, info)),
   }),
   organizationMember: t.field({
     type: MemberRef,

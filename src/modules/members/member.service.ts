@@ -4,7 +4,7 @@ import type { Context } from '../../graphql/context.ts';
 import { viewerOf } from '../../graphql/context.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
 import { instanceSecret } from '../../lib/instance-secrets.ts';
-import { paginate, type ListArgs, type SortKey } from '../../lib/pagination.ts';
+import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../lib/pagination.ts';
 import { checkLength } from '../../lib/validate.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
 import { canChangeMemberRole, canRemoveMember, canSetMemberSso } from './member.policy.ts';
@@ -46,13 +46,14 @@ export function memberListWhere(organizationId: string, filter: MemberListFilter
   return where;
 }
 
-export async function listMembers(ctx: Context, organizationId: string, filter: MemberListFilter) {
+export async function listMembers(ctx: Context, organizationId: string, filter: MemberListFilter, query?: ItemQuery) {
   await organizationForMember(ctx, organizationId);
   return paginate({
     args: filter,
     keys: memberSortKeys(filter),
     where: memberListWhere(organizationId, filter),
     model: ctx.db.member,
+    query,
   });
 }
 

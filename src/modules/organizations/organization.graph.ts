@@ -1,7 +1,8 @@
 import { builder } from '../../graphql/builder.ts';
 import type { Context } from '../../graphql/context.ts';
 import { NotFoundError } from '../../graphql/errors.ts';
-import { listArgs } from '../../graphql/list.ts';
+import type { GraphQLResolveInfo } from 'graphql';
+import { listArgs, listItemsQuery } from '../../graphql/list.ts';
 import { loadRelationPage, type RelationPageSpec } from '../../graphql/relation-page.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import type { ListArgs } from '../../lib/pagination.ts';
@@ -25,6 +26,7 @@ import { canReadOrganization } from './organization.policy.ts';
  */
 async function organizationPage<Args extends ListArgs>(
   ctx: Context,
+  info: GraphQLResolveInfo,
   organizationId: string,
   spec: Omit<RelationPageSpec<Args>, 'parentModel'>,
   args: Args,
@@ -33,7 +35,7 @@ async function organizationPage<Args extends ListArgs>(
     throw new NotFoundError(`Organization "${organizationId}" not found`);
   }
   await assertNotBlockedBySso(ctx, organizationId);
-  return loadRelationPage(ctx, { ...spec, parentModel: 'organization' }, organizationId, args);
+  return loadRelationPage(ctx, { ...spec, parentModel: 'organization' }, organizationId, args, listItemsQuery(ctx, info));
 }
 
 /** A list filter without its `organizationId` (the relation already scopes it to the parent). */
@@ -48,9 +50,10 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     description: 'Members of the organization (same arguments as the members list)',
     args: memberListArgs,
     extensions: graphOnly,
-    resolve: (org, args, ctx) =>
+    resolve: (org, args, ctx, info) =>
       organizationPage<MemberListFilter>(
         ctx,
+        info,
         org.id,
         { name: 'Organization.members', relation: 'members', keys: memberSortKeys, where: (a) => withoutOrganization(memberListWhere(org.id, a)) },
         args,
@@ -61,9 +64,10 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     description: 'Teams of the organization (same arguments as the teams list)',
     args: teamListArgs,
     extensions: graphOnly,
-    resolve: (org, args, ctx) =>
+    resolve: (org, args, ctx, info) =>
       organizationPage<TeamListFilter>(
         ctx,
+        info,
         org.id,
         { name: 'Organization.teams', relation: 'teams', keys: () => TEAM_SORT, where: (a) => withoutOrganization(teamListWhere(org.id, a)) },
         args,
@@ -76,9 +80,10 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     description: 'Spaces of the organization the caller can access',
     args: listArgs,
     extensions: graphOnly,
-    resolve: (org, args, ctx) =>
+    resolve: (org, args, ctx, info) =>
       organizationPage(
         ctx,
+        info,
         org.id,
         { name: 'Organization.spaces', relation: 'spaces', keys: () => SPACE_LIST_ORDER, where: () => reachableSpacesWhere(ctx.viewer?.user.id ?? '') },
         args,
@@ -89,9 +94,10 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     description: 'Collections of the organization (nested ones too unless nested: false)',
     args: { ...listArgs, nested: t.arg.boolean({ description: 'false: top-level collections only' }) },
     extensions: graphOnly,
-    resolve: (org, args, ctx) =>
+    resolve: (org, args, ctx, info) =>
       organizationPage<ListArgs & { nested?: boolean | null }>(
         ctx,
+        info,
         org.id,
         {
           name: 'Organization.collections',

@@ -6,6 +6,7 @@ import { organizationPermissions, canSeeBilling } from './organization.policy.ts
 import {
   createOrganization,
   listOrganizationsForViewer,
+  MAX_EMAIL_DOMAIN_ORGANIZATIONS,
   organizationsForEmailDomain,
   updateOrganization,
 } from './organization.service.ts';
@@ -111,7 +112,8 @@ builder.queryFields((t) => ({
   }),
   organizationsForEmailDomain: t.field({
     type: builder.simpleObject('EmailDomainOrganizations', {
-      fields: (f) => ({ organizations: f.field({ type: [OrganizationRef] }) }),
+      // listSize: how long the list can be, for the GraphQL list-item limit (graphql/limits.ts).
+      fields: (f) => ({ organizations: f.field({ type: [OrganizationRef], extensions: { listSize: MAX_EMAIL_DOMAIN_ORGANIZATIONS } }) }),
     }),
     description: "Organizations that declare this e-mail domain (only for callers whose e-mail is on it)",
     args: { emailDomain: t.arg.string({ required: true, description: 'E-mail domain, e.g. example.com' }) },

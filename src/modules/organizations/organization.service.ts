@@ -71,6 +71,9 @@ export async function listOrganizationsForViewer(ctx: Context, args: ListArgs) {
   return { ...page, items: page.items.map((m) => m.organization) };
 }
 
+/** At most this many organizations are listed for one e-mail domain. */
+export const MAX_EMAIL_DOMAIN_ORGANIZATIONS = 1000;
+
 /** Organizations that declare `emailDomain`, shown only to callers whose own e-mail is on that domain. */
 export async function organizationsForEmailDomain(ctx: Context, emailDomain: string): Promise<Organization[]> {
   const viewer = viewerOf(ctx);
@@ -81,7 +84,7 @@ export async function organizationsForEmailDomain(ctx: Context, emailDomain: str
   return ctx.db.organization.findMany({
     where: { emailDomains: { has: domain }, ...(viewer.scopeOrganizationId ? { id: viewer.scopeOrganizationId } : {}) },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    take: 1000,
+    take: MAX_EMAIL_DOMAIN_ORGANIZATIONS,
   });
 }
 

@@ -2,7 +2,7 @@ import type { Prisma, Role } from '../../generated/prisma/client.ts';
 import type { Context } from '../../graphql/context.ts';
 import { viewerOf } from '../../graphql/context.ts';
 import { ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
-import { paginate, type ListArgs } from '../../lib/pagination.ts';
+import { paginate, type ItemQuery, type ListArgs } from '../../lib/pagination.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
 import { canAdministerOrganization } from '../organizations/organization.policy.ts';
 import { effectiveLevel } from './access-level.ts';
@@ -18,6 +18,7 @@ export async function listMemberSpaces(
   organizationId: string,
   userId: string,
   args: ListArgs & { order?: 'asc' | 'desc' | null },
+  query?: ItemQuery,
 ) {
   const viewer = viewerOf(ctx);
   const { membership } = await organizationForMember(ctx, organizationId);
@@ -36,6 +37,7 @@ export async function listMemberSpaces(
     ],
     where,
     model: ctx.db.space,
+    query,
   });
   const spaceIds = page.items.map((s) => s.id);
   const [collections, direct, viaTeams] = await Promise.all([

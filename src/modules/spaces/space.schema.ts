@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { RoleEnum } from '../../graphql/enums.ts';
-import { listArgs, ListNextRef, listType, OrderEnum } from '../../graphql/list.ts';
+import { listArgs, listItemsQuery, ListNextRef, listType, OrderEnum } from '../../graphql/list.ts';
 import { stringEnumScalar } from '../../graphql/string-enum.ts';
 import { LINK_STATUSES, listSpaceLinks, type LinkRecord } from './space.links.ts';
 import { spacePermissions } from './access-level.ts';
@@ -124,7 +124,7 @@ builder.queryFields((t) => ({
     type: SpaceList,
     description: 'Spaces of an organization that the caller can access',
     args: { ...organizationPath, ...listArgs },
-    resolve: (_root, { organizationId, ...args }, ctx) => listOrganizationSpaces(ctx, organizationId, args),
+    resolve: (_root, { organizationId, ...args }, ctx, info) => listOrganizationSpaces(ctx, organizationId, args, listItemsQuery(ctx, info)),
   }),
   organizationMemberSpaces: t.field({
     type: MemberSpaceList,
@@ -135,7 +135,8 @@ builder.queryFields((t) => ({
       ...listArgs,
       order: t.arg({ type: OrderEnum, description: 'Order by creation date (default desc)' }),
     },
-    resolve: (_root, { organizationId, userId, ...args }, ctx) => listMemberSpaces(ctx, organizationId, userId, args),
+    resolve: (_root, { organizationId, userId, ...args }, ctx, info) =>
+      listMemberSpaces(ctx, organizationId, userId, args, listItemsQuery(ctx, info, ['items', 'space'])),
   }),
 }));
 

@@ -2,13 +2,13 @@ import type { Plugin } from 'graphql-yoga';
 import type { User } from '../../generated/prisma/client.ts';
 import type { AppServices } from '../../graphql/context.ts';
 import { AppError, BadRequestError, NotFoundError } from '../../graphql/errors.ts';
+import { payloadTooLarge } from '../../http/body-limit.ts';
+import { BodyTooLargeError, readTextWithLimit } from '../../lib/body.ts';
 import { errorResponse } from '../../rest/errors.ts';
 import { completeSignIn, startSignIn } from './saml-sign-in.service.ts';
 import { serviceProviderMetadata } from './saml.ts';
 import { parseSsoPath, SSO_BASE_PATH } from './saml.urls.ts';
 
-/** SAMLResponses are a few kilobytes; anything this large is not one. */
-const MAX_BODY_BYTES = 1024 * 1024;
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /** The user as `GET /v1/user` shows it (UserRef over REST: absent optionals omitted). */
@@ -23,13 +23,13 @@ function restUser(user: User, apiUrl: string) {
   };
 }
 
-async function samlResponseOf(request: Request): Promise<string> {
+async function samlResponseOf(request: Request, maxBodyBytes: number): Promise<string> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
     throw new BadRequestError('Send the SAMLResponse as an application/x-www-form-urlencoded form');
   }
-  const body = await request.text();
-  if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new BadRequestError('The request body is too large for a SAMLResponse');
+  // SAMLResponses are a few kilobytes: stop reading at the configured cap (413), never buffer more.
+  const body = await readTextWithLimit(request, maxBodyBytes);
   const samlResponse = new URLSearchParams(body).get('SAMLResponse');
   if (!samlResponse) throw new BadRequestError('Missing "SAMLResponse" form field');
   return samlResponse;
@@ -41,7 +41,7 @@ async function handle(services: AppServices, request: Request, url: URL, provide
     return new Response(null, { status: 302, headers: { Location: location, ...NO_STORE } });
   }
   if (endpoint === 'acs') {
-    const result = await completeSignIn(services, providerId, await samlResponseOf(request));
+    const result = await completeSignIn(services, providerId, await samlResponseOf(request, services.config.limits.maxBodyBytes));
     const body = { user: restUser(result.user, services.config.apiUrl), organization: result.organizationId, token: result.token };
     return Response.json(body, { status: 200, headers: NO_STORE });
   }
@@ -76,6 +76,7 @@ export function useSamlSignIn(services: AppServices): Plugin {
         endResponse(await handle(services, request, url, route.providerId, route.endpoint));
       } catch (error) {
         if (error instanceof AppError) return endResponse(errorResponse(error.status, error.message));
+        if (error instanceof BodyTooLargeError) return endResponse(payloadTooLarge(error, false));
         services.logger.error({ err: error }, 'SAML sign-in failed');
         endResponse(errorResponse(500, 'Internal server error'));
       }

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { TeamRoleEnum } from '../../graphql/enums.ts';
-import { listArgs, listType } from '../../graphql/list.ts';
+import { listArgs, listItemsQuery, listType } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { MemberRef } from '../members/member.schema.ts';
 import { loadTeamMembersPage } from './team.graph.ts';
@@ -35,7 +35,7 @@ export const TeamRef = builder.prismaObject('Team', {
       description: 'Members of the team, with their team role',
       args: listArgs,
       extensions: graphOnly,
-      resolve: (team, args, ctx) => loadTeamMembersPage(ctx, team.id, args),
+      resolve: (team, args, ctx, info) => loadTeamMembersPage(ctx, team.id, args, listItemsQuery(ctx, info)),
     }),
   }),
 });
@@ -83,7 +83,7 @@ builder.queryFields((t) => ({
     type: TeamList,
     description: 'Teams of an organization',
     args: { ...organizationPath, ...teamListArgs },
-    resolve: (_root, { organizationId, ...filter }, ctx) => listTeams(ctx, organizationId, filter),
+    resolve: (_root, { organizationId, ...filter }, ctx, info) => listTeams(ctx, organizationId, filter, listItemsQuery(ctx, info)),
   }),
   organizationTeam: t.field({
     type: TeamRef,
@@ -95,7 +95,8 @@ builder.queryFields((t) => ({
     type: TeamMembershipList,
     description: 'Members of a team',
     args: { ...teamPath, ...listArgs },
-    resolve: (_root, { organizationId, teamId, ...args }, ctx) => listTeamMembers(ctx, organizationId, teamId, args),
+    resolve: (_root, { organizationId, teamId, ...args }, ctx, info) =>
+      listTeamMembers(ctx, organizationId, teamId, args, listItemsQuery(ctx, info)),
   }),
   organizationMemberTeams: t.field({
     type: MemberTeamList,
@@ -106,7 +107,8 @@ builder.queryFields((t) => ({
       ...listArgs,
       title: t.arg.string({ description: 'Case-insensitive part of the team title' }),
     },
-    resolve: (_root, { organizationId, userId, ...filter }, ctx) => listMemberTeams(ctx, organizationId, userId, filter),
+    resolve: (_root, { organizationId, userId, ...filter }, ctx, info) =>
+      listMemberTeams(ctx, organizationId, userId, filter, listItemsQuery(ctx, info)),
   }),
 }));
 

@@ -3,7 +3,7 @@ import type { Context } from '../../graphql/context.ts';
 import { viewerOf } from '../../graphql/context.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { paginate, type ListArgs, type SortKey } from '../../lib/pagination.ts';
+import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../lib/pagination.ts';
 import { checkLength, isEmail, rejectNull } from '../../lib/validate.ts';
 import { organizationForMember, type OrganizationAccess } from '../organizations/organization.access.ts';
 import { canAdministerTeams, canManageTeamMembers } from './team.policy.ts';
@@ -90,13 +90,14 @@ export function teamListWhere(organizationId: string, filter: { title?: string |
   return where;
 }
 
-export async function listTeams(ctx: Context, organizationId: string, filter: TeamListFilter) {
+export async function listTeams(ctx: Context, organizationId: string, filter: TeamListFilter, query?: ItemQuery) {
   await organizationForMember(ctx, organizationId);
   return paginate({
     args: filter,
     keys: TEAM_SORT,
     where: teamListWhere(organizationId, filter),
     model: ctx.db.team,
+    query,
   });
 }
 
@@ -134,7 +135,7 @@ export async function deleteTeam(ctx: Context, organizationId: string, teamId: s
   return true;
 }
 
-export async function listTeamMembers(ctx: Context, organizationId: string, teamId: string, args: ListArgs) {
+export async function listTeamMembers(ctx: Context, organizationId: string, teamId: string, args: ListArgs, query?: ItemQuery) {
   await organizationForMember(ctx, organizationId);
   await findTeam(ctx, organizationId, teamId);
   return paginate({
@@ -142,6 +143,7 @@ export async function listTeamMembers(ctx: Context, organizationId: string, team
     keys: TEAM_MEMBER_SORT,
     where: { teamId },
     model: ctx.db.teamMember,
+    query,
   });
 }
 
@@ -231,7 +233,13 @@ export async function removeTeamMember(ctx: Context, organizationId: string, tea
 }
 
 /** Teams a member belongs to, with their team role. */
-export async function listMemberTeams(ctx: Context, organizationId: string, userId: string, filter: ListArgs & { title?: string | null }) {
+export async function listMemberTeams(
+  ctx: Context,
+  organizationId: string,
+  userId: string,
+  filter: ListArgs & { title?: string | null },
+  query?: ItemQuery,
+) {
   await organizationForMember(ctx, organizationId);
   const member = await ctx.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
   if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
@@ -246,5 +254,6 @@ export async function listMemberTeams(ctx: Context, organizationId: string, user
     ],
     where,
     model: ctx.db.teamMember,
+    query,
   });
 }

@@ -1,0 +1,40 @@
+import type { Plugin } from 'graphql-yoga';
+import { BodyTooLargeError, checkDeclaredLength, readTextWithLimit } from '../lib/body.ts';
+import { errorResponse } from '../rest/errors.ts';
+
+export function payloadTooLarge(error: BodyTooLargeError, graphql: boolean): Response {
+  if (!graphql) return errorResponse(413, error.message);
+  return Response.json({ errors: [{ message: error.message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] }, { status: 413 });
+}
+
+/**
+ * No request body is read past `maxBytes`, whatever the route: a declared `Content-Length` over the cap
+ * is answered 413 at once, before authentication; GraphQL bodies are read through a capped reader before
+ * Yoga's own parser sees them (REST and SAML read theirs with the same reader).
+ */
+export function useBodyLimit(options: { maxBytes: number; graphqlPath: string }): Plugin {
+  return {
+    onRequest({ request, url, endResponse }) {
+      try {
+        checkDeclaredLength(request, options.maxBytes);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) return endResponse(payloadTooLarge(error, url.pathname === options.graphqlPath));
+        throw error;
+      }
+    },
+    onRequestParse({ request, requestParser, setRequestParser }) {
+      if (request.method === 'GET' || request.method === 'HEAD' || !requestParser) return;
+      setRequestParser(async (original) => {
+        let text: string;
+        try {
+          text = await readTextWithLimit(original, options.maxBytes);
+        } catch (error) {
+          if (error instanceof BodyTooLargeError) return payloadTooLarge(error, true);
+          throw error;
+        }
+        // Yoga's parser for this content type, on the body we have read (and bounded).
+        return requestParser(new Request(original.url, { method: original.method, headers: original.headers, body: text }));
+      });
+    },
+  };
+}
