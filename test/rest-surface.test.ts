@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { restRoutes } from '../src/graphql/schema.ts';
-import { BASE, useHarness } from './support/harness.ts';
+import { restError } from './support/assertions.ts';
+import { BASE, newUser, useHarness } from './support/harness.ts';
 
 // A copy of the API description's operation list (shared/spec/operations.tsv): METHOD, path, section.
 const documented = new Set(
@@ -79,5 +80,26 @@ describe('REST surface', () => {
     );
     expect(slice.length).toBe(24);
     expect(slice.filter((op) => !served.has(op))).toEqual([]);
+  });
+
+  it('documents body fields in the body only, and takes them from the body only', async () => {
+    const doc = await (await h.app.fetch(`${BASE}/v1/openapi.json`)).json();
+    for (const [p, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const bodyFields = Object.keys(op.requestBody?.content?.['application/json']?.schema?.properties ?? {});
+        const queryParams = (op.parameters ?? []).filter((x: any) => x.in === 'query').map((x: any) => x.name);
+        expect(queryParams.filter((n: string) => bodyFields.includes(n)), `${method} ${p}`).toEqual([]);
+        if (['post', 'put', 'patch'].includes(method)) expect(queryParams, `${method} ${p}`).toEqual([]);
+      }
+    }
+    expect(doc.paths['/orgs'].post.requestBody).toMatchObject({ required: true, content: { 'application/json': { schema: { required: ['title'] } } } });
+
+    const user = await newUser(h);
+    // Once accepted with no body at all (201): the field must come from the JSON body.
+    restError(await user.rest('POST', '/v1/orgs?title=FromQuery'), 400, 'title');
+    restError(await user.rest('POST', '/v1/orgs?title=FromQuery', { title: 'From body' }), 400, 'title');
+    expect(await h.db.member.count({ where: { userId: user.userId } })).toBe(0);
+    // Parameters that are no argument of the route are ignored, as on GET.
+    expect((await user.rest('POST', '/v1/orgs?utm_source=x', { title: 'From body' })).status).toBe(201);
   });
 });

@@ -13,6 +13,7 @@ export function buildOpenApiDocument(generated: any, routes: CompiledRoute[], ap
     const sofaPath = route.path.replace(/\{(\w+)\}/g, '{$1}');
     const operation = structuredClone(generated.paths?.[sofaPath]?.[route.method.toLowerCase()] ?? {});
     operation.operationId = route.field.split('.')[1];
+    if (operation.requestBody) describeBodyFields(operation, route.query ?? []);
     operation.tags = route.tags;
     const responses = operation.responses ?? {};
     if (route.status === 204) {
@@ -45,4 +46,23 @@ export function buildOpenApiDocument(generated: any, routes: CompiledRoute[], ap
     Error: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
   };
   return document;
+}
+
+/**
+ * SOFA lists every argument of a body route twice: as a query parameter and as a body property. The
+ * server takes them from the JSON body only (see argumentsFromQuery), so the document says exactly
+ * that: path parameters, the route's declared query parameters, and the rest in the body.
+ */
+function describeBodyFields(operation: any, queryNames: string[]) {
+  const declared = new Set(queryNames);
+  operation.parameters = (operation.parameters ?? []).filter((p: any) => p.in !== 'query' || declared.has(p.name));
+  const schema = operation.requestBody?.content?.['application/json']?.schema;
+  if (!schema?.properties) return;
+  for (const name of declared) delete schema.properties[name];
+  if (Array.isArray(schema.required)) {
+    schema.required = schema.required.filter((name: string) => !declared.has(name));
+    if (schema.required.length === 0) delete schema.required;
+  }
+  if (Object.keys(schema.properties).length === 0) delete operation.requestBody;
+  else operation.requestBody.required = Array.isArray(schema.required) && schema.required.length > 0;
 }

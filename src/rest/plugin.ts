@@ -148,17 +148,21 @@ export function useRestApi(options: RestOptions): Plugin {
       if (nestingDepth(body, options.maxInputDepth) > options.maxInputDepth) {
         return endResponse(errorResponse(400, `The request body nests more than ${options.maxInputDepth} levels`));
       }
-      const queryProblem = checkQueryParameters(fullSchema, match, url.searchParams);
+      const query = argumentsFromQuery(fullSchema, match, request.method, url.searchParams);
+      if (typeof query === 'string') return endResponse(errorResponse(400, query));
+      const queryProblem = checkQueryParameters(fullSchema, match, query);
       if (queryProblem) return endResponse(errorResponse(400, queryProblem));
 
-      const state: RestRequestState = { match, query: url.searchParams, body: body as Record<string, unknown> };
+      const state: RestRequestState = { match, query, body: body as Record<string, unknown> };
       Object.assign(serverContext, { rest: state });
       // SOFA gets the request without its body: body fields become variables in `execute` (see
       // bodyVariables), so SOFA's lossy conversion of body values never runs.
       const headers = new Headers(request.headers);
       headers.delete('content-length');
       headers.delete('content-type');
-      const sofaRequest = new Request(request.url, { method: request.method, headers });
+      const sofaUrl = new URL(request.url);
+      sofaUrl.search = query.toString();
+      const sofaRequest = new Request(sofaUrl, { method: request.method, headers });
       const response: Response | undefined = await sofa.handleRequest(sofaRequest, serverContext as any);
       // Our route table and SOFA's router must agree; should they ever not, that is an unknown route.
       if (!response) return endResponse(errorResponse(404, `No route ${request.method} ${url.pathname}`));
@@ -212,10 +216,35 @@ function bodyVariables(operation: OperationDefinitionNode, rest: RestRequestStat
   return variables;
 }
 
+/** Methods whose arguments (beyond the path) are the fields of a JSON body. */
+const JSON_BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+function rootField(schema: GraphQLSchema, match: RouteMatch) {
+  const root = match.route.field.startsWith('Query.') ? schema.getQueryType() : schema.getMutationType();
+  return root?.getFields()[match.route.field.split('.')[1]];
+}
+
+/**
+ * The query parameters that are arguments of this route. For POST, PUT and PATCH the arguments are the
+ * JSON body's fields, taken from the body only (SOFA would also read them from the query string, so
+ * `POST /orgs?title=X` created an organization): such a parameter is refused, naming it, unless the
+ * route declares it as a query parameter. Other names are not arguments and are ignored, as on GET.
+ */
+export function argumentsFromQuery(schema: GraphQLSchema, match: RouteMatch, method: string, search: URLSearchParams): URLSearchParams | string {
+  if (!JSON_BODY_METHODS.has(method)) return search;
+  const declared = new Set(match.route.query ?? []);
+  const argNames = new Set(rootField(schema, match)?.args.map((a) => a.name) ?? []);
+  const kept = new URLSearchParams();
+  for (const [name, value] of search) {
+    if (declared.has(name)) kept.append(name, value);
+    else if (argNames.has(name) && !(name in match.params)) return `Invalid "${name}": send it in the JSON request body, not in the query string`;
+  }
+  return kept;
+}
+
 /** Query strings are untyped: refuse values that cannot be the argument's type, naming the parameter. */
 function checkQueryParameters(schema: GraphQLSchema, match: RouteMatch, query: URLSearchParams): string | null {
-  const root = match.route.field.startsWith('Query.') ? schema.getQueryType() : schema.getMutationType();
-  const field = root?.getFields()[match.route.field.split('.')[1]];
+  const field = rootField(schema, match);
   if (!field) return null;
   for (const arg of field.args) {
     if (arg.name in match.params) continue;

@@ -13,6 +13,11 @@ export interface RestRoute {
   tags: string[];
   /** Not in the API description: an addition (from GitBook's API or for instance administration). */
   addition?: string;
+  /**
+   * POST/PUT/PATCH only: arguments read from the query string (as documented) rather than the JSON
+   * body. Every other argument of those routes is a body field.
+   */
+  query?: string[];
 }
 
 /** Keys are `Query.<field>` or `Mutation.<field>`. */
