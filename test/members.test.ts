@@ -272,16 +272,43 @@ describe('members list: keyset pagination', () => {
 });
 
 describe('GET /orgs/{o}/members/{userId}', () => {
-  it('REST and GraphQL: returns the member, readable by any member including guests', async () => {
+  it('REST and GraphQL: returns the member, readable by any member with a role', async () => {
     const { o, member } = await setup('edit', 'Carol');
-    const guest = await newMember(h, o, null);
-    const body = ok('getMemberInOrganizationById', await guest.rest('GET', `/v1/orgs/${o}/members/${member.userId}`));
+    const reader = await newMember(h, o, 'read');
+    const body = ok('getMemberInOrganizationById', await reader.rest('GET', `/v1/orgs/${o}/members/${member.userId}`));
     expect(body).toMatchObject({ object: 'member', id: member.userId, role: 'edit', sso: false, disabled: false, teams: 0, spaces: 0 });
     expect(body.user).toMatchObject({ id: member.userId, displayName: 'Carol', email: member.email });
     const q = `query($o:String!,$u:String!){organizationMember(organizationId:$o,userId:$u){${MEMBER}}}`;
-    expect(gqlData(await guest.gql(q, { o, u: member.userId }), 'organizationMember')).toMatchObject({ id: member.userId, role: 'edit' });
-    restError(await guest.rest('GET', `/v1/orgs/${o}/members/${UNKNOWN_USER}`), 404);
-    gqlError(await guest.gql('query($o:String!){organizationMember(organizationId:$o){id}}', { o }), 'BAD_REQUEST', 'userId');
+    expect(gqlData(await reader.gql(q, { o, u: member.userId }), 'organizationMember')).toMatchObject({ id: member.userId, role: 'edit' });
+    restError(await reader.rest('GET', `/v1/orgs/${o}/members/${UNKNOWN_USER}`), 404);
+    gqlError(await reader.gql('query($o:String!){organizationMember(organizationId:$o){id}}', { o }), 'BAD_REQUEST', 'userId');
+  });
+
+  it('guests see their own membership only: other members, the directory and teams are 403', async () => {
+    const { admin, o, member } = await setup('edit', 'Carol');
+    const guest = await newMember(h, o, null);
+    await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'Writers', members: [member.userId, guest.userId] });
+    const own = ok('getMemberInOrganizationById', await guest.rest('GET', `/v1/orgs/${o}/members/${guest.userId}`));
+    expect(own).toMatchObject({ id: guest.userId, role: null });
+    // 403 for another member and for an unknown user alike: nothing is revealed.
+    const other = await guest.rest('GET', `/v1/orgs/${o}/members/${member.userId}`);
+    const unknown = await guest.rest('GET', `/v1/orgs/${o}/members/${UNKNOWN_USER}`);
+    expect(restError(other, 403)).toBe(restError(unknown, 403));
+    for (const path of ['members', 'teams', `members/${guest.userId}/teams`, `members/${member.userId}/teams`]) {
+      expect(restError(await guest.rest('GET', `/v1/orgs/${o}/${path}`), 403), path).toContain('Guests');
+    }
+    const team = (await admin.rest('GET', `/v1/orgs/${o}/teams`)).body.items[0];
+    restError(await guest.rest('GET', `/v1/orgs/${o}/teams/${team.id}`), 403);
+    restError(await guest.rest('GET', `/v1/orgs/${o}/teams/${team.id}/members`), 403);
+    gqlError(await guest.gql('query($o:String!){organizationMembers(organizationId:$o){count}}', { o }), 'FORBIDDEN');
+    // Graph navigation is closed the same way.
+    const nav = await guest.gql('query($o:String!){organization(organizationId:$o){ id members { count } }}', { o });
+    expect(nav.body.errors[0].extensions.code, nav.text).toBe('FORBIDDEN');
+    const teams = await guest.gql('query($o:String!){organization(organizationId:$o){ id teams { count } }}', { o });
+    expect(teams.body.errors[0].extensions.code, teams.text).toBe('FORBIDDEN');
+    // The organization itself stays readable, and a guest may still leave.
+    expect((await guest.rest('GET', `/v1/orgs/${o}`)).status).toBe(200);
+    expect((await guest.rest('DELETE', `/v1/orgs/${o}/members/${guest.userId}`)).status).toBe(204);
   });
 });
 

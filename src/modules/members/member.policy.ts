@@ -1,5 +1,17 @@
 import type { Member } from '../../generated/prisma/client.ts';
-import { canAdministerOrganization, type Membership } from '../organizations/organization.policy.ts';
+import { canAdministerOrganization, isMember, type Membership } from '../organizations/organization.policy.ts';
+
+/**
+ * The member directory (names, e-mail addresses, roles) is for members with a role. Guests are people
+ * outside the organization who were given some spaces: they see their own membership only.
+ */
+export function canListMembers(viewer: Membership): boolean {
+  return isMember(viewer) && viewer.role !== null;
+}
+
+export function canSeeMember(viewer: Membership, viewerUserId: string, target: Pick<Member, 'userId'>): boolean {
+  return canListMembers(viewer) || (isMember(viewer) && viewerUserId === target.userId);
+}
 
 /** Admins change roles. (That the last admin cannot be demoted is an invariant kept by the service.) */
 export function canChangeMemberRole(viewer: Membership): boolean {

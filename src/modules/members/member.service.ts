@@ -7,7 +7,7 @@ import { instanceSecret } from '../../lib/instance-secrets.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../lib/pagination.ts';
 import { checkLength } from '../../lib/validate.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
-import { canChangeMemberRole, canRemoveMember, canSetMemberSso } from './member.policy.ts';
+import { canChangeMemberRole, canListMembers, canRemoveMember, canSeeMember, canSetMemberSso } from './member.policy.ts';
 
 export type MemberSort = 'joinedAt' | 'lastSeenAt';
 
@@ -47,7 +47,8 @@ export function memberListWhere(organizationId: string, filter: MemberListFilter
 }
 
 export async function listMembers(ctx: Context, organizationId: string, filter: MemberListFilter, query?: ItemQuery) {
-  await organizationForMember(ctx, organizationId);
+  const { membership } = await organizationForMember(ctx, organizationId);
+  if (!canListMembers(membership)) throw guestsSeeOnlyThemselves();
   return paginate({
     args: filter,
     keys: memberSortKeys(filter),
@@ -57,9 +58,15 @@ export async function listMembers(ctx: Context, organizationId: string, filter: 
   });
 }
 
-/** A member of an organization the caller belongs to (404 for unknown users and non-members alike). */
+export const guestsSeeOnlyThemselves = () => new ForbiddenError('Guests can only see their own membership, not the other members or teams');
+
+/**
+ * A member of an organization the caller belongs to (404 for unknown users and non-members alike).
+ * A guest may only ask about themselves: 403 for anyone else, known or not, so nothing is revealed.
+ */
 export async function getMember(ctx: Context, organizationId: string, userId: string): Promise<Member> {
-  await organizationForMember(ctx, organizationId);
+  const { membership } = await organizationForMember(ctx, organizationId);
+  if (!canSeeMember(membership, viewerOf(ctx).user.id, { userId })) throw guestsSeeOnlyThemselves();
   const member = await ctx.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
   if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
   return member;

@@ -9,15 +9,17 @@ import type { ListArgs } from '../../lib/pagination.ts';
 import { CollectionList } from '../collections/collection.schema.ts';
 import { SIBLING_ORDER } from '../collections/collection.service.ts';
 import { memberListArgs, MemberList } from '../members/member.schema.ts';
-import { memberListWhere, memberSortKeys, type MemberListFilter } from '../members/member.service.ts';
+import { canListMembers } from '../members/member.policy.ts';
+import { guestsSeeOnlyThemselves, memberListWhere, memberSortKeys, type MemberListFilter } from '../members/member.service.ts';
 import { heldRoleBy, reachableSpacesWhere } from '../spaces/content-access.ts';
 import { SpaceList } from '../spaces/space.schema.ts';
 import { SPACE_LIST_ORDER } from '../spaces/space.service.ts';
 import { teamListArgs, TeamList } from '../teams/team.schema.ts';
+import { canListTeams } from '../teams/team.policy.ts';
 import { TEAM_SORT, teamListWhere, type TeamListFilter } from '../teams/team.service.ts';
 import { assertNotBlockedBySso } from './organization.access.ts';
 import { OrganizationRef } from './organization.schema.ts';
-import { canReadOrganization } from './organization.policy.ts';
+import { canReadOrganization, type Membership } from './organization.policy.ts';
 
 /**
  * Graph navigation from an organization (GraphQL only; REST keeps the documented Organization shape).
@@ -30,11 +32,13 @@ async function organizationPage<Args extends ListArgs>(
   organizationId: string,
   spec: Omit<RelationPageSpec<Args>, 'parentModel'>,
   args: Args,
+  /** Who among the members may read this relation (everyone by default). */
+  mayList: (membership: Membership) => boolean = canReadOrganization,
 ) {
-  if (!canReadOrganization(await ctx.loaders.viewerMembership.load(organizationId))) {
-    throw new NotFoundError(`Organization "${organizationId}" not found`);
-  }
+  const membership = await ctx.loaders.viewerMembership.load(organizationId);
+  if (!canReadOrganization(membership)) throw new NotFoundError(`Organization "${organizationId}" not found`);
   await assertNotBlockedBySso(ctx, organizationId);
+  if (!mayList(membership)) throw guestsSeeOnlyThemselves();
   return loadRelationPage(ctx, { ...spec, parentModel: 'organization' }, organizationId, args, listItemsQuery(ctx, info));
 }
 
@@ -57,6 +61,7 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
         org.id,
         { name: 'Organization.members', relation: 'members', keys: memberSortKeys, where: (a) => withoutOrganization(memberListWhere(org.id, a)) },
         args,
+        canListMembers,
       ),
   }),
   teams: t.field({
@@ -71,6 +76,7 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
         org.id,
         { name: 'Organization.teams', relation: 'teams', keys: () => TEAM_SORT, where: (a) => withoutOrganization(teamListWhere(org.id, a)) },
         args,
+        canListTeams,
       ),
   }),
   // One filter serves every organization in the batch: members with a role reach every live space,

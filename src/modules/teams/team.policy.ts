@@ -1,5 +1,10 @@
 import type { TeamRole } from '../../generated/prisma/client.ts';
-import { canAdministerOrganization, type Membership } from '../organizations/organization.policy.ts';
+import { canAdministerOrganization, isMember, type Membership } from '../organizations/organization.policy.ts';
+
+/** Teams and their members are part of the member directory: for members with a role, not guests. */
+export function canListTeams(viewer: Membership): boolean {
+  return isMember(viewer) && viewer.role !== null;
+}
 
 /** Creating, renaming and deleting teams is for organization admins. */
 export function canAdministerTeams(viewer: Membership): boolean {

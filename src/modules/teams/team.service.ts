@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../lib/pagination.ts';
 import { checkLength, isEmail, rejectNull } from '../../lib/validate.ts';
 import { organizationForMember, type OrganizationAccess } from '../organizations/organization.access.ts';
-import { canAdministerTeams, canManageTeamMembers } from './team.policy.ts';
+import { canAdministerTeams, canListTeams, canManageTeamMembers } from './team.policy.ts';
 
 export const TEAM_SORT: SortKey[] = [
   { field: 'title', direction: 'asc' },
@@ -90,8 +90,15 @@ export function teamListWhere(organizationId: string, filter: { title?: string |
   return where;
 }
 
+/** The organization, when the caller may see its teams (guests may not: 403). */
+async function organizationForTeamReader(ctx: Context, organizationId: string): Promise<OrganizationAccess> {
+  const access = await organizationForMember(ctx, organizationId);
+  if (!canListTeams(access.membership)) throw new ForbiddenError('Guests cannot see the teams of the organization');
+  return access;
+}
+
 export async function listTeams(ctx: Context, organizationId: string, filter: TeamListFilter, query?: ItemQuery) {
-  await organizationForMember(ctx, organizationId);
+  await organizationForTeamReader(ctx, organizationId);
   return paginate({
     args: filter,
     keys: TEAM_SORT,
@@ -102,7 +109,7 @@ export async function listTeams(ctx: Context, organizationId: string, filter: Te
 }
 
 export async function getTeam(ctx: Context, organizationId: string, teamId: string): Promise<Team> {
-  await organizationForMember(ctx, organizationId);
+  await organizationForTeamReader(ctx, organizationId);
   return findTeam(ctx, organizationId, teamId);
 }
 
@@ -136,7 +143,7 @@ export async function deleteTeam(ctx: Context, organizationId: string, teamId: s
 }
 
 export async function listTeamMembers(ctx: Context, organizationId: string, teamId: string, args: ListArgs, query?: ItemQuery) {
-  await organizationForMember(ctx, organizationId);
+  await organizationForTeamReader(ctx, organizationId);
   await findTeam(ctx, organizationId, teamId);
   return paginate({
     args,
@@ -240,7 +247,7 @@ export async function listMemberTeams(
   filter: ListArgs & { title?: string | null },
   query?: ItemQuery,
 ) {
-  await organizationForMember(ctx, organizationId);
+  await organizationForTeamReader(ctx, organizationId);
   const member = await ctx.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
   if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
   checkLength('title', filter.title, 0, 64);
