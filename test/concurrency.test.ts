@@ -2,11 +2,17 @@
 // Rule under test: every concurrent write either succeeds or answers 409 with the error body — never a
 // 5xx — and the final state is consistent. PGlite serialises everything in one process, so these tests
 // always run on PostgreSQL: TEST_DATABASE_URL, else the local server.
+import { cpSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { generateKeyBetween } from 'fractional-indexing';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client.ts';
+import { applyMigrations, pgliteSession, pgSession, type SqlSession } from '../src/db/migrate.ts';
+import { createPglite } from '../src/db/pglite.ts';
 import { restError } from './support/assertions.ts';
 import { callerFor, newMember, newOrganization, useTwoInstances, type Caller, type HttpResult } from './support/harness.ts';
-import { POSTGRES_SERVER_URL } from './support/server-process.ts';
+import { POSTGRES_SERVER_URL, REPO_ROOT, tempDir } from './support/server-process.ts';
 
 const h = useTwoInstances(POSTGRES_SERVER_URL);
 
@@ -46,7 +52,7 @@ function expectUniquePositions(siblings: { position: string }[]) {
 }
 
 describe('custom field values', () => {
-  it('50 concurrent PATCH /spaces/{id}/custom-fields of one field: 204 or 409, one value row in the end', async () => {
+  it('50 concurrent PATCH /spaces/{id}/custom-fields of one field all succeed, one value row in the end', async () => {
     const { admin, organizationId: o } = await newOrganization(h, 'Fields');
     expect((await admin.rest('POST', `/v1/orgs/${o}/custom-fields`, { name: 'owner', type: 'text' })).status).toBe(201);
     const space = await createSpace(admin, o);
@@ -84,7 +90,7 @@ describe('custom field values', () => {
 });
 
 describe('team members', () => {
-  it('20 concurrent PUT /teams/{t}/members/{u} with {} for one user: 204 or 409, a member once', async () => {
+  it('20 concurrent PUT /teams/{t}/members/{u} with {} for one user all succeed, a member once', async () => {
     const { admin, organizationId: o } = await newOrganization(h, 'Teams');
     const member = await newMember(h, o);
     const team = await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'Writers' });
@@ -96,7 +102,7 @@ describe('team members', () => {
     expect(await h.db.teamMember.findMany({ where: { teamId: team.body.id } })).toMatchObject([{ userId: member.userId, role: 'member' }]);
   });
 
-  it('single adds racing bulk adds (PUT /teams/{t}/members): 204 or 409, each member once', async () => {
+  it('single adds racing bulk adds (PUT /teams/{t}/members) all succeed, each member once', async () => {
     const { admin, organizationId: o } = await newOrganization(h, 'Teams2');
     const members = await Promise.all(range(4).map(() => newMember(h, o)));
     const team = await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'Readers' });
@@ -133,5 +139,160 @@ describe('team members', () => {
     for (const r of results.filter((r) => r.status >= 400)) expect(restError(r, r.status)).toMatch(/member/i);
     expect(await h.db.teamMember.count({ where: { teamId: team.body.id } })).toBe(0);
     expect(await h.db.member.count({ where: { organizationId: o, userId: { in: leavers.map((l) => l.userId) } } })).toBe(0);
+  });
+});
+
+describe('sibling order keys', () => {
+  // Spaces are restored into their parent: a collection that still exists, or the top level.
+  const PARENTS = ['top level', 'collection'] as const;
+  async function parentFor(admin: Caller, o: string, where: (typeof PARENTS)[number]) {
+    if (where === 'top level') return null;
+    const collection = await admin.rest('POST', `/v1/orgs/${o}/collections`, { title: 'Parent' });
+    return collection.body.id as string;
+  }
+
+  it.each(PARENTS)('a space restored at the %s does not reuse an order key another sibling took meanwhile', async (where) => {
+    const { admin, organizationId: o } = await newOrganization(h, 'Restore');
+    const parent = await parentFor(admin, o, where);
+    const r1 = await createSpace(admin, o, { title: 'r1', parent });
+    const r2 = await createSpace(admin, o, { title: 'r2', parent });
+    expect((await admin.rest('DELETE', `/v1/spaces/${r2.id}`)).status).toBe(204);
+    const r3 = await createSpace(admin, o, { title: 'r3', parent });
+    expect((await admin.rest('POST', `/v1/spaces/${r2.id}/restore`)).status).toBe(200);
+    const siblings = await siblingPositions(h.db, o, parent);
+    expectUniquePositions(siblings);
+    // r2's old place was taken by r3: it goes to the end.
+    expect(siblings.map((s) => s.id)).toEqual([r1.id, r3.id, r2.id]);
+  });
+
+  it.each(PARENTS)('a space restored at the %s keeps its old place when nobody took it', async (where) => {
+    const { admin, organizationId: o } = await newOrganization(h, 'Restore2');
+    const parent = await parentFor(admin, o, where);
+    const [r1, r2, r3] = [await createSpace(admin, o, { parent }), await createSpace(admin, o, { parent }), await createSpace(admin, o, { parent })];
+    const before = (await h.db.space.findUniqueOrThrow({ where: { id: r2.id } })).position;
+    expect((await admin.rest('DELETE', `/v1/spaces/${r2.id}`)).status).toBe(204);
+    expect((await admin.rest('POST', `/v1/spaces/${r2.id}/restore`)).status).toBe(200);
+    expect((await h.db.space.findUniqueOrThrow({ where: { id: r2.id } })).position).toBe(before);
+    expect((await siblingPositions(h.db, o, parent)).map((s) => s.id)).toEqual([r1.id, r2.id, r3.id]);
+  });
+
+  it('concurrent creates, moves, restores and transfers in one organization: 2xx or 409, sibling keys stay unique', async () => {
+    const { admin, organizationId: o } = await newOrganization(h, 'Tree');
+    const { admin: otherAdmin, organizationId: other } = await newOrganization(h, 'Tree target');
+    // The admin of the source also creates content in the target (transfers need both).
+    await h.db.member.create({ data: { organizationId: other, userId: admin.userId, role: 'admin' } });
+    const collection = await admin.rest('POST', `/v1/orgs/${o}/collections`, { title: 'Box' });
+    const spaces = await Promise.all(range(8).map(() => createSpace(admin, o)));
+    for (const s of spaces.slice(0, 4)) expect((await admin.rest('DELETE', `/v1/spaces/${s.id}`)).status).toBe(204);
+    await createSpace(otherAdmin, other);
+    const requests = [
+      ...range(8).map((i) => on(i, admin).rest('POST', `/v1/orgs/${o}/spaces`, {})),
+      ...range(6).map((i) => on(i + 1, admin).rest('POST', `/v1/orgs/${o}/collections`, {})),
+      ...spaces.slice(0, 4).map((s, i) => on(i, admin).rest('POST', `/v1/spaces/${s.id}/restore`)),
+      ...spaces.slice(4, 6).map((s, i) =>
+        on(i + 1, admin).rest('POST', `/v1/spaces/${s.id}/move`, { position: { before: { type: 'space', space: spaces[7].id } } }),
+      ),
+      on(0, admin).rest('POST', `/v1/spaces/${spaces[6].id}/move`, { parent: collection.body.id }),
+      on(1, admin).rest('POST', `/v1/spaces/${spaces[7].id}/duplicate`),
+      on(0, admin).rest('POST', `/v1/spaces/${spaces[5].id}/transfer`, { organization: other }),
+      on(1, admin).rest('POST', `/v1/collections/${collection.body.id}/transfer`, { organization: other }),
+    ];
+    expectOkOrConflict(await Promise.all(requests), [200, 201]);
+    for (const organizationId of [o, other]) expectUniquePositions(await siblingPositions(h.db, organizationId, null));
+    expectUniquePositions(await siblingPositions(h.db, other, collection.body.id));
+  });
+
+  it('a transferred collection does not collide with a sibling of the target holding its key', async () => {
+    const { admin, organizationId: o } = await newOrganization(h, 'Move from');
+    const { organizationId: other } = await newOrganization(h, 'Move to');
+    await h.db.member.create({ data: { organizationId: other, userId: admin.userId, role: 'admin' } });
+    const moving = await admin.rest('POST', `/v1/orgs/${o}/collections`, { title: 'Moving' });
+    const nested = await admin.rest('POST', `/v1/orgs/${o}/collections`, { title: 'Nested', parent: moving.body.id });
+    await createSpace(admin, o, { parent: nested.body.id });
+    // The target's first item holds the same first key as the moving collection.
+    await createSpace(admin, other);
+    const res = await admin.rest('POST', `/v1/collections/${moving.body.id}/transfer`, { organization: other });
+    expect(res.status, res.text).toBe(200);
+    expectUniquePositions(await siblingPositions(h.db, other, null));
+  });
+
+  it('the database refuses two live siblings with one key, within a table and across spaces and collections', async () => {
+    const { admin, organizationId: o } = await newOrganization(h, 'Constraint');
+    const space = await createSpace(admin, o);
+    const row = await h.db.space.findUniqueOrThrow({ where: { id: space.id } });
+    const insertSpace = (id: string, deletedAt: Date | null, collectionId: string | null = null) =>
+      h.db.$executeRaw`INSERT INTO "Space" ("id", "organizationId", "collectionId", "position", "updatedAt", "deletedAt")
+        VALUES (${id}, ${o}, ${collectionId}, ${row.position}, now(), ${deletedAt})`;
+    await expect(insertSpace('dupSpace000000000001', null)).rejects.toMatchObject({ meta: { driverAdapterError: { cause: { originalCode: '23505' } } } });
+    await expect(
+      h.db.collection.create({ data: { id: 'dupColl0000000000001', organizationId: o, position: row.position } }),
+    ).rejects.toMatchObject({ code: 'P2002' });
+    // Deleted rows keep their key out of the way; another parent has an order of its own.
+    await insertSpace('dupSpace000000000002', new Date());
+    const collection = await admin.rest('POST', `/v1/orgs/${o}/collections`, {});
+    await insertSpace('dupSpace000000000003', null, collection.body.id);
+    await expect(insertSpace('dupSpace000000000004', null, collection.body.id)).rejects.toThrow();
+  });
+
+  it('the migration adding the constraints first renumbers sibling groups that share a key (PGlite and PostgreSQL)', async () => {
+    const MIGRATION = '20261122200919_unique_sibling_positions';
+    const all = path.join(REPO_ROOT, 'prisma', 'migrations');
+    const before = tempDir('dp-migrations-');
+    for (const name of readdirSync(all).filter((n) => n < MIGRATION)) cpSync(path.join(all, name), path.join(before, name), { recursive: true });
+
+    async function check(session: SqlSession) {
+      await applyMigrations(session, before);
+      await session.exec(`
+        INSERT INTO "Organization" ("id", "title", "updatedAt") VALUES ('o1', 'Crowded', now()), ('o2', 'Fine', now());
+        -- o1's top level: two spaces and a collection on "a0", a space on "a1", a deleted space on "a0".
+        INSERT INTO "Collection" ("id", "organizationId", "parentId", "position", "updatedAt") VALUES
+          ('c1', 'o1', NULL, 'a0', now()), ('c2', 'o1', 'c1', 'a0', now());
+        INSERT INTO "Space" ("id", "organizationId", "collectionId", "position", "updatedAt", "deletedAt") VALUES
+          ('s2', 'o1', NULL, 'a0', now(), NULL), ('s1', 'o1', NULL, 'a0', now(), NULL), ('s3', 'o1', NULL, 'a1', now(), NULL),
+          ('s4', 'o1', NULL, 'a0', now(), now()),
+          -- inside c1: a space sharing c2's key; o2: nothing repeated.
+          ('s5', 'o1', 'c1', 'a0', now(), NULL), ('s6', 'o2', NULL, 'a0', now(), NULL), ('s7', 'o2', NULL, 'a1', now(), NULL);
+      `);
+      await applyMigrations(session);
+      const { rows } = await session.query(`
+        SELECT "id", "position", "deletedAt" IS NOT NULL AS "deleted" FROM "Space"
+        UNION ALL SELECT "id", "position", false FROM "Collection" ORDER BY "id"`);
+      const position = Object.fromEntries(rows.map((r) => [r.id, r.position]));
+      // Renumbered in their order (position, then ID): c1, s1, s2 (all "a0"), then s3 ("a1").
+      expect([position.c1, position.s1, position.s2, position.s3]).toEqual(['d0001', 'd0002', 'd0003', 'd0004']);
+      expect([position.c2, position.s5]).toEqual(['d0001', 'd0002']);
+      // Deleted rows and groups without a repeated key are left alone.
+      expect([position.s4, position.s6, position.s7]).toEqual(['a0', 'a0', 'a1']);
+      // The new keys are valid fractional-index keys: the app can place something after them.
+      expect(generateKeyBetween(position.s3, null) > position.s3).toBe(true);
+      // And the constraints hold: within a table, and across spaces and collections (the trigger).
+      await expect(session.exec(`INSERT INTO "Space" ("id", "organizationId", "position", "updatedAt") VALUES ('s8', 'o2', 'a1', now())`)).rejects.toThrow(/unique/);
+      await expect(session.exec(`INSERT INTO "Collection" ("id", "organizationId", "position", "updatedAt") VALUES ('c3', 'o2', 'a1', now())`)).rejects.toThrow(
+        /already holds order key "a1"/,
+      );
+    }
+
+    const pglite = await createPglite();
+    try {
+      await check(pgliteSession(pglite));
+    } finally {
+      await pglite.close();
+    }
+    const server = new pg.Client({ connectionString: POSTGRES_SERVER_URL });
+    await server.connect();
+    const name = `dp_repair_${process.pid}_${Date.now()}`;
+    await server.query(`CREATE DATABASE "${name}"`);
+    const url = new URL(POSTGRES_SERVER_URL);
+    url.pathname = `/${name}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    try {
+      await client.connect();
+      await check(pgSession(client));
+    } finally {
+      await client.end();
+      await server.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await server.end();
+      rmSync(before, { recursive: true, force: true });
+    }
   });
 });
