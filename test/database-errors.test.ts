@@ -2,8 +2,11 @@
 // failure) answer 409 on both doors — or succeed on a retry — instead of a masked 500. The failures are
 // injected by a trigger with the real SQLSTATE, so each driver adapter's own error shape is exercised:
 // PGlite and PostgreSQL in every run.
+import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
+import { createYoga } from 'graphql-yoga';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RESOLVER_ATTEMPTS } from '../src/graphql/database-conflicts.ts';
+import { Prisma } from '../src/generated/prisma/client.ts';
+import { RESOLVER_ATTEMPTS, withDatabaseConflicts } from '../src/graphql/database-conflicts.ts';
 import { gqlError, restError } from './support/assertions.ts';
 import { newOrganization, useHarness, type Caller, type Harness } from './support/harness.ts';
 import { POSTGRES_SERVER_URL } from './support/server-process.ts';
@@ -106,5 +109,32 @@ describe.each([
     } finally {
       await injected.remove();
     }
+  });
+});
+
+describe("the safety net and Yoga's error masking", () => {
+  it('a database conflict in a nested field answers CONFLICT; other errors stay masked', async () => {
+    // What a relation count resolved after its parent was deleted by a concurrent request throws.
+    const gone = new Prisma.PrismaClientKnownRequestError('No record was found for a query.', { code: 'P2025', clientVersion: Prisma.prismaVersion.client });
+    const Item = new GraphQLObjectType({
+      name: 'Item',
+      fields: {
+        count: { type: GraphQLString, resolve: () => Promise.reject(gone) },
+        bug: { type: GraphQLString, resolve: () => { throw new TypeError('a bug'); } },
+      },
+    });
+    const query = new GraphQLObjectType({ name: 'Query', fields: { item: { type: Item, resolve: () => ({}) } } });
+    const yoga = createYoga({ schema: withDatabaseConflicts(new GraphQLSchema({ query })), logging: false });
+    const response = await yoga.fetch('http://localhost/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ item { count bug } }' }),
+    });
+    const { errors } = await response.json();
+    expect(errors).toHaveLength(2);
+    expect(errors).toEqual(expect.arrayContaining([
+      expect.objectContaining({ path: ['item', 'count'], message: expect.stringMatching(/concurrent/), extensions: expect.objectContaining({ code: 'CONFLICT' }) }),
+      expect.objectContaining({ path: ['item', 'bug'], message: 'Unexpected error.' }),
+    ]));
   });
 });
