@@ -296,3 +296,61 @@ describe('sibling order keys', () => {
     }
   });
 });
+
+describe('other writes that race', () => {
+  it('concurrent creates of custom fields with one name: one 201, the others 409', async () => {
+    const { admin, organizationId: o } = await newOrganization(h, 'Names');
+    const results = await Promise.all(range(10).map((i) => on(i, admin).rest('POST', `/v1/orgs/${o}/custom-fields`, { name: 'team', type: 'text' })));
+    expect(expectOkOrConflict(results, [201]).filter((s) => s === 201)).toHaveLength(1);
+    expect(await h.db.customField.count({ where: { organizationId: o } })).toBe(1);
+  });
+
+  it('two organizations claiming one hostname at once: one gets it, the other 409', async () => {
+    const [a, b] = [await newOrganization(h, 'Host A'), await newOrganization(h, 'Host B')];
+    const hostname = `race-${Date.now().toString(36)}`;
+    const results = await Promise.all(
+      range(10).map((i) => {
+        const { admin, organizationId } = i % 2 ? a : b;
+        return on(i >> 1, admin).rest('PATCH', `/v1/orgs/${organizationId}`, { hostname });
+      }),
+    );
+    expectOkOrConflict(results, [200]);
+    expect(await h.db.organization.count({ where: { hostname } })).toBe(1);
+  });
+
+  it('concurrent e-mail invites of the same new addresses, and joins through one invite link: all succeed, rows once', async () => {
+    const { admin, organizationId: o } = await newOrganization(h, 'Invites');
+    const emails = range(3).map((i) => `race-${i}-${Date.now()}@example.com`);
+    const invites = await Promise.all(range(10).map((i) => on(i, admin).rest('POST', `/v1/orgs/${o}/invites`, { emails })));
+    expect(expectOkOrConflict(invites, [200])).toEqual(invites.map(() => 200));
+    expect(await h.db.user.count({ where: { email: { in: emails } } })).toBe(3);
+    expect(await h.db.invite.count({ where: { organizationId: o } })).toBe(3);
+
+    const link = await admin.rest('POST', `/v1/orgs/${o}/link-invites`, { role: 'read' });
+    const joiner = await newMember(h, (await newOrganization(h, 'Elsewhere')).organizationId);
+    const joins = await Promise.all(range(10).map((i) => on(i, joiner).rest('POST', `/v1/orgs/${o}/invites/${link.body.id}`)));
+    expect(expectOkOrConflict(joins, [200])).toEqual(joins.map(() => 200));
+    expect(await h.db.member.count({ where: { organizationId: o, userId: joiner.userId } })).toBe(1);
+  });
+
+  it('promoting, demoting and removing members at once never leaves an organization without an admin', async () => {
+    const orgs = await Promise.all(
+      range(8).map(async (n) => {
+        const { admin, organizationId } = await newOrganization(h, `Admins ${n}`);
+        return { admin, o: organizationId, member: await newMember(h, organizationId) };
+      }),
+    );
+    // The admin promotes the member, steps down (fine once the member is an admin) and removes the
+    // member (fine while the member is not the only admin): some of these must be refused.
+    const results = await Promise.all(
+      orgs.flatMap(({ admin, o, member }, n) => [
+        on(n, admin).rest('PATCH', `/v1/orgs/${o}/members/${member.userId}`, { role: 'admin' }),
+        on(n + 1, admin).rest('PATCH', `/v1/orgs/${o}/members/${admin.userId}`, { role: 'read' }),
+        on(n, admin).rest('DELETE', `/v1/orgs/${o}/members/${member.userId}`),
+      ]),
+    );
+    const unexpected = results.filter((r) => ![200, 204, 403, 404, 409].includes(r.status));
+    expect(unexpected.map((r) => `${r.status} ${r.text}`)).toEqual([]);
+    for (const { o } of orgs) expect(await h.db.member.count({ where: { organizationId: o, role: 'admin' } })).toBeGreaterThan(0);
+  });
+});
