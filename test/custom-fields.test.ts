@@ -84,7 +84,9 @@ const ok = expectOk;
 const fails = expectFailure;
 
 async function newSpace(organizationId: string, defaultLevel: Role = 'read') {
-  return h.db.space.create({ data: { id: newId(), organizationId, title: 'S', defaultLevel } });
+  const id = newId();
+  // Live siblings need distinct order keys (a database constraint): the ID is one.
+  return h.db.space.create({ data: { id, organizationId, title: 'S', defaultLevel, position: id } });
 }
 
 async function setup() {

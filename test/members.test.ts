@@ -364,7 +364,9 @@ describe('PATCH /orgs/{o}/members/{userId}', () => {
     );
     for (const [i, { o }] of orgs.entries()) {
       expect(await h.db.member.count({ where: { organizationId: o, role: 'admin' } })).toBe(1);
-      expect([results[2 * i].status, results[2 * i + 1].status].sort()).toEqual([200, 409]);
+      // The loser gets 409 when both raced for the lock, 403 when its request was authorized after the
+      // winner had already demoted it (timing: seen on a loaded machine).
+      expect([[200, 409], [200, 403]]).toContainEqual([results[2 * i].status, results[2 * i + 1].status].sort());
     }
   });
 });

@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.ts';
+import { withDatabaseConflicts } from './database-conflicts.ts';
 import './scalars.ts';
 import '../modules/users/user.schema.ts';
 import '../modules/organizations/organization.schema.ts';
@@ -20,8 +21,11 @@ import { collectionRoutes } from '../modules/collections/collection.rest.ts';
 import { inviteRoutes } from '../modules/invites/invite.rest.ts';
 import type { RouteTable } from '../rest/route-table.ts';
 
-/** The whole schema: every domain module registers its types and root fields on the builder. */
-export const schema = builder.toSchema({ sortSchema: true });
+/**
+ * The whole schema: every domain module registers its types and root fields on the builder. Database
+ * conflicts in any root field answer 409 (or are retried), see database-conflicts.ts.
+ */
+export const schema = withDatabaseConflicts(builder.toSchema({ sortSchema: true }));
 
 /** Every REST route, from the modules' route tables. */
 export const restRoutes: RouteTable = { ...userRoutes, ...organizationRoutes, ...memberRoutes, ...teamRoutes, ...spaceRoutes, ...collectionRoutes, ...inviteRoutes, ...customFieldRoutes, ...samlProviderRoutes };

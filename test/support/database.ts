@@ -10,15 +10,20 @@ export interface TestDatabase {
   database: Database;
   /** SQL statements sent by Prisma since the last `resetQueryCount()`. */
   queries: string[];
+  /** postgres://… of this database, for opening more connections to it (PostgreSQL only). */
+  url?: string;
   close(): Promise<void>;
 }
 
 export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * `serverUrl` picks the database whatever the run: a PostgreSQL server's URL, or `null` for PGlite (tests
+ * that compare the two drivers, or need two connections to one real server).
+ */
+export async function createTestDatabase(serverUrl: string | null | undefined = process.env.TEST_DATABASE_URL): Promise<TestDatabase> {
   const queries: string[] = [];
   const onQuery = (sql: string) => queries.push(sql);
-  const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const database = await openDatabase({ dataDir: 'memory://', onQuery });
     await database.migrate();
@@ -33,6 +38,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     database,
     queries,
+    url: url.toString(),
     close: async () => {
       await database.close();
       await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

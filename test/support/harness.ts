@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createApp, type App } from '../../src/app.ts';
 import { buildConfig, type Config } from '../../src/config.ts';
-import type { Db } from '../../src/db/client.ts';
+import { openDatabase, type Database, type Db } from '../../src/db/client.ts';
 import type { Role } from '../../src/generated/prisma/client.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import { createUserWithToken } from '../../src/modules/users/user.service.ts';
@@ -36,11 +36,14 @@ export interface HttpResult {
   headers: Headers;
 }
 
-/** Starts one app on a fresh database for the test file (beforeAll) and stops it afterwards. */
-export function useHarness(overrides: Partial<Config> = {}): Harness {
+/**
+ * Starts one app on a fresh database for the test file (beforeAll) and stops it afterwards; on the run's
+ * database unless `serverUrl` names one (see createTestDatabase).
+ */
+export function useHarness(overrides: Partial<Config> = {}, serverUrl?: string | null): Harness {
   const harness = {} as Harness;
   beforeAll(async () => {
-    harness.store = await createTestDatabase();
+    harness.store = await createTestDatabase(serverUrl);
     harness.config = buildConfig({ logLevel: process.env.TEST_LOG_LEVEL ?? 'silent', adminToken: ADMIN_TOKEN, ...overrides });
     harness.clock = new TestClock();
     harness.db = harness.store.database.prisma;
@@ -50,6 +53,26 @@ export function useHarness(overrides: Partial<Config> = {}): Harness {
     await harness.store?.close();
   });
   return harness;
+}
+
+/** Two app instances on one PostgreSQL database, as behind a load balancer: `h.app` and `second.app`. */
+export interface TwoInstances extends Harness {
+  /** The second instance: its own app, database connection pool and Prisma client (same clock and config). */
+  second: Harness;
+}
+
+export function useTwoInstances(serverUrl: string): TwoInstances {
+  const h = useHarness({}, serverUrl) as TwoInstances;
+  let database: Database | undefined;
+  beforeAll(async () => {
+    database = await openDatabase({ databaseUrl: h.store.url! });
+    const app = createApp({ database, config: h.config, clock: h.clock });
+    h.second = { ...h, app, db: database.prisma };
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  return h;
 }
 
 async function send(h: Harness, method: string, path: string, token: string | null, body?: unknown, rawBody?: string): Promise<HttpResult> {

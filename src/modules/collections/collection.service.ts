@@ -168,9 +168,12 @@ export async function transferCollection(ctx: Context, collectionId: string, org
     const ids = subtreeCollectionIds(all, collection.id);
     const spaceIds = (await tx.space.findMany({ where: { collectionId: { in: ids } }, select: { id: true } })).map((s) => s.id);
     await detachFromOrganization(tx, spaceIds);
-    await tx.space.updateMany({ where: { id: { in: spaceIds } }, data: { organizationId: organization } });
-    await tx.collection.updateMany({ where: { id: { in: ids } }, data: { organizationId: organization } });
+    // The collection itself first, with its new key: moved along with the rest, its old key would meet
+    // the target's top-level keys, which live siblings must not share.
     const position = await positionKey(tx, organization, null, null, { type: 'collection', id: collection.id });
-    return tx.collection.update({ where: { id: collection.id }, data: { parentId: null, position } });
+    const moved = await tx.collection.update({ where: { id: collection.id }, data: { organizationId: organization, parentId: null, position } });
+    await tx.space.updateMany({ where: { id: { in: spaceIds } }, data: { organizationId: organization } });
+    await tx.collection.updateMany({ where: { id: { in: ids.filter((id) => id !== collection.id) } }, data: { organizationId: organization } });
+    return moved;
   });
 }

@@ -1,4 +1,4 @@
-import type { CustomField, Prisma } from '../../generated/prisma/client.ts';
+import { Prisma, type CustomField } from '../../generated/prisma/client.ts';
 import type { Context } from '../../graphql/context.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
 import { orderByKeys } from '../../lib/pagination.ts';
@@ -48,6 +48,11 @@ function parseValuesMap(values: unknown): [string, unknown][] {
  * anything is written, and the writes share one transaction. `value: null` (or an empty multi-select
  * list) clears a value. The organization's fields are locked for share meanwhile, so a field's options
  * cannot change (or the field disappear) between the check and the write.
+ *
+ * Concurrent PATCHes of one space: values are written with INSERT … ON CONFLICT DO UPDATE (a
+ * delete-then-insert lets two requests insert the same key: a duplicate-key error), and the space row is
+ * locked first, so such requests apply one after the other, each whole, instead of interleaving per field
+ * (or deadlocking on each other's rows).
  */
 export async function setSpaceFieldValues(ctx: Context, spaceId: string, values: unknown): Promise<boolean> {
   const { space, level } = await spaceForViewer(ctx, spaceId, 'read');
@@ -60,15 +65,23 @@ export async function setSpaceFieldValues(ctx: Context, spaceId: string, values:
     const fields = await tx.customField.findMany({ where: { organizationId, name: { in: entries.map(([name]) => name) } } });
     const byName = new Map(fields.map((f) => [f.name, f]));
     const now = ctx.clock.now();
-    const writes: Prisma.CustomFieldValueCreateManyInput[] = [];
+    const writes: Prisma.Sql[] = [];
+    const cleared: string[] = [];
     for (const [name, value] of entries) {
       const field = byName.get(name);
       if (!field) throw new BadRequestError(`Invalid "values.${name}": no custom field named "${name}" in this organization`);
       const stored = normalizeValue(field, value);
-      if (stored !== null) writes.push({ spaceId, fieldId: field.id, value: stored, updatedAt: now });
+      if (stored === null) cleared.push(field.id);
+      else writes.push(Prisma.sql`(${spaceId}, ${field.id}, ${JSON.stringify(stored)}::jsonb, ${now})`);
     }
-    await tx.customFieldValue.deleteMany({ where: { spaceId, fieldId: { in: fields.map((f) => f.id) } } });
-    if (writes.length) await tx.customFieldValue.createMany({ data: writes });
+    // FOR NO KEY UPDATE: other writers of this space's values wait; readers and foreign-key checks do not.
+    await tx.$executeRaw`SELECT 1 FROM "Space" WHERE "id" = ${spaceId} FOR NO KEY UPDATE`;
+    if (cleared.length) await tx.customFieldValue.deleteMany({ where: { spaceId, fieldId: { in: cleared } } });
+    if (writes.length) {
+      await tx.$executeRaw`
+        INSERT INTO "CustomFieldValue" ("spaceId", "fieldId", "value", "updatedAt") VALUES ${Prisma.join(writes)}
+        ON CONFLICT ("spaceId", "fieldId") DO UPDATE SET "value" = EXCLUDED."value", "updatedAt" = EXCLUDED."updatedAt"`;
+    }
   });
   return true;
 }

@@ -162,7 +162,8 @@ async function pruneRemovedOptions(tx: Prisma.TransactionClient, field: CustomFi
   for (const row of affected) {
     const kept = pruneToOptions(field.type, row.value, options);
     if (kept === null) cleared.push(row.spaceId);
-    else await tx.customFieldValue.update({ where: { spaceId_fieldId: { spaceId: row.spaceId, fieldId: field.id } }, data: { value: kept } });
+    // updateMany: the value may have gone meanwhile (its space transferred or purged), which is fine.
+    else await tx.customFieldValue.updateMany({ where: { spaceId: row.spaceId, fieldId: field.id }, data: { value: kept } });
   }
   if (cleared.length) await tx.customFieldValue.deleteMany({ where: { fieldId: field.id, spaceId: { in: cleared } } });
 }

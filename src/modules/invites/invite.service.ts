@@ -110,7 +110,8 @@ export async function joinOrganization(ctx: Context, organizationId: string, inv
       data: [{ organizationId, userId: viewer.user.id, role, joinedAt: now }],
       skipDuplicates: true,
     });
-    if (invite) await tx.invite.update({ where: { id: invite.id }, data: { acceptedAt: invite.acceptedAt ?? now } });
+    // updateMany: a concurrent join with the same invite may have accepted it already; the first time counts.
+    if (invite) await tx.invite.updateMany({ where: { id: invite.id, acceptedAt: null }, data: { acceptedAt: now } });
   });
   return {};
 }
@@ -179,7 +180,8 @@ export async function updateLinkInvite(ctx: Context, organizationId: string, inv
 
 export async function deleteLinkInvite(ctx: Context, organizationId: string, inviteId: string): Promise<boolean> {
   await organizationForAdmin(ctx, organizationId);
-  const link = await findLinkInvite(ctx, organizationId, inviteId);
-  await ctx.db.linkInvite.delete({ where: { id: link.id } });
+  // deleteMany: of two concurrent deletes, the second finds nothing (404) instead of failing.
+  const { count } = await ctx.db.linkInvite.deleteMany({ where: { id: inviteId, organizationId } });
+  if (count === 0) throw new NotFoundError(`Invite "${inviteId}" not found`);
   return true;
 }

@@ -72,11 +72,21 @@ export async function getMember(ctx: Context, organizationId: string, userId: st
   return member;
 }
 
-/** Keeps the invariant "an organization always has an admin" inside the caller's transaction. */
-async function assertAnotherAdminRemains(tx: Prisma.TransactionClient, organizationId: string, userId: string) {
-  // Lock the organization row: two admins demoting each other at the same moment would otherwise both
-  // see the other as still an admin (READ COMMITTED) and leave none. The second now waits and re-counts.
+/**
+ * The member as it is now, read under the organization lock, for a change that must keep the invariant
+ * "an organization always has an admin". Two admins demoting each other at the same moment would
+ * otherwise both see the other as still an admin (READ COMMITTED) and leave none; and a role read before
+ * the transaction may be stale (the member was promoted or removed meanwhile). 404 when they are gone.
+ */
+async function memberUnderLock(tx: Prisma.TransactionClient, organizationId: string, userId: string): Promise<Member> {
   await tx.$executeRaw`SELECT 1 FROM "Organization" WHERE "id" = ${organizationId} FOR UPDATE`;
+  const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+  if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
+  return member;
+}
+
+/** Keeps the invariant "an organization always has an admin"; the caller holds the organization lock. */
+async function assertAnotherAdminRemains(tx: Prisma.TransactionClient, organizationId: string, userId: string) {
   const others = await tx.member.count({
     where: { organizationId, role: 'admin', disabled: false, userId: { not: userId } },
   });
@@ -89,7 +99,8 @@ export async function updateMemberRole(ctx: Context, organizationId: string, use
   if (!canChangeMemberRole(membership)) throw new ForbiddenError('Only organization admins can change roles');
   if (role === undefined) return target; // nothing to change
   return ctx.db.$transaction(async (tx) => {
-    if (target.role === 'admin' && role !== 'admin') await assertAnotherAdminRemains(tx, organizationId, userId);
+    const current = await memberUnderLock(tx, organizationId, userId);
+    if (current.role === 'admin' && role !== 'admin') await assertAnotherAdminRemains(tx, organizationId, userId);
     return tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { role } });
   });
 }
@@ -102,7 +113,8 @@ export async function removeMember(ctx: Context, organizationId: string, userId:
     throw new ForbiddenError('Only organization admins can remove other members');
   }
   await ctx.db.$transaction(async (tx) => {
-    if (target.role === 'admin') await assertAnotherAdminRemains(tx, organizationId, userId);
+    const current = await memberUnderLock(tx, organizationId, userId);
+    if (current.role === 'admin') await assertAnotherAdminRemains(tx, organizationId, userId);
     // Team memberships and space grants go with the membership (ON DELETE CASCADE).
     await tx.member.delete({ where: { organizationId_userId: { organizationId, userId } } });
   });

@@ -1,12 +1,14 @@
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { Prisma } from '../../generated/prisma/client.ts';
-import { BadRequestError } from '../../graphql/errors.ts';
+import { BadRequestError, ConflictError } from '../../graphql/errors.ts';
 
 /**
  * Sibling order in the content tree. Collections and spaces under the same parent (a collection, or the
  * organization's top level) share one order, kept as fractional-index keys in `position` (compared
  * byte-wise: the columns use the "C" collation), ties broken by ID. Writers lock the organization row
- * first, so two moves in one organization never compute the same key.
+ * first, so two moves in one organization never compute the same key; the database enforces that live
+ * siblings' keys are unique (partial unique indexes per table, a trigger across the two tables: see
+ * prisma/schema.prisma), so a writer that got this wrong fails with a 409 instead of corrupting the order.
  */
 type Tx = Prisma.TransactionClient;
 
@@ -53,14 +55,32 @@ function pointerId(field: string, pointer: ContentPointer): SiblingRef {
   throw new BadRequestError(`Invalid "${field}": expected { type: "space", space } or { type: "collection", collection }`);
 }
 
-/** Rewrites every sibling's key evenly (only needed if equal keys ever appear). */
+/**
+ * Rewrites every sibling's key evenly (only needed if a stored key is not a valid fractional-index key,
+ * e.g. data written by hand). Two passes, as keys are unique among live siblings and checked row by
+ * row: a new key may still be held by a sibling not rewritten yet, so everyone first gets a temporary
+ * key of their own ("~" sorts after every key digit).
+ */
 async function renumber(tx: Tx, siblings: Sibling[]): Promise<void> {
   const keys = generateNKeysBetween(null, null, siblings.length);
-  for (const [i, s] of siblings.entries()) {
-    s.position = keys[i];
-    if (s.type === 'space') await tx.space.update({ where: { id: s.id }, data: { position: keys[i] } });
-    else await tx.collection.update({ where: { id: s.id }, data: { position: keys[i] } });
+  for (const pass of ['temporary', 'final'] as const) {
+    for (const [i, s] of siblings.entries()) {
+      s.position = pass === 'final' ? keys[i] : `~${s.type}~${s.id}`;
+      if (s.type === 'space') await tx.space.update({ where: { id: s.id }, data: { position: s.position } });
+      else await tx.collection.update({ where: { id: s.id }, data: { position: s.position } });
+    }
   }
+}
+
+/**
+ * A parent collection must still be live in the organization. Callers check it before their transaction;
+ * this check runs again under the organization lock, as a concurrent delete or transfer may have taken it
+ * away meanwhile.
+ */
+async function assertLiveParent(tx: Tx, organizationId: string, parentId: string | null): Promise<void> {
+  if (!parentId) return;
+  const parent = await tx.collection.findFirst({ where: { id: parentId, organizationId, deletedAt: null }, select: { id: true } });
+  if (!parent) throw new ConflictError(`Collection "${parentId}" was deleted or moved meanwhile`);
 }
 
 /**
@@ -74,6 +94,7 @@ export async function positionKey(
   position?: ContentPosition | null,
   moving?: SiblingRef,
 ): Promise<string> {
+  await assertLiveParent(tx, organizationId, parentId);
   const siblings = (await siblingsOf(tx, organizationId, parentId)).filter(
     (s) => !(moving && s.type === moving.type && s.id === moving.id),
   );
@@ -94,6 +115,16 @@ export async function positionKey(
     await renumber(tx, siblings);
     return compute();
   }
+}
+
+/**
+ * The key for an item restored under `parentId`: its old key when no live sibling holds it (it returns to
+ * its place), else the end of the order — siblings created or moved meanwhile may have taken it.
+ */
+export async function restoredPositionKey(tx: Tx, organizationId: string, parentId: string | null, oldKey: string, moving: SiblingRef) {
+  const siblings = await siblingsOf(tx, organizationId, parentId);
+  const taken = siblings.some((s) => s.position === oldKey && !(s.type === moving.type && s.id === moving.id));
+  return oldKey && !taken ? oldKey : positionKey(tx, organizationId, parentId, null, moving);
 }
 
 /** IDs of a collection and every collection below it. */

@@ -5,7 +5,7 @@ import { NotFoundError } from '../../graphql/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { spaceForViewer } from './content-access.ts';
-import { lockOrganization, positionKey } from './hierarchy.ts';
+import { lockOrganization, positionKey, restoredPositionKey } from './hierarchy.ts';
 
 /** Deleted spaces (and collections) stay restorable, and stored, for this long. */
 export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -21,8 +21,9 @@ export async function deleteSpace(ctx: Context, spaceId: string): Promise<boolea
 }
 
 /**
- * Brings a deleted space back whole: into its collection if that still exists, else to the top level
- * (at the end). After the retention window the space is gone (404), whether or not the purge job ran.
+ * Brings a deleted space back whole: into its parent — its collection if that still exists, else the top
+ * level — at its old place when no sibling took that key meanwhile, else at the end. After the retention
+ * window the space is gone (404), whether or not the purge job ran.
  */
 export async function restoreSpace(ctx: Context, spaceId: string): Promise<Space> {
   const { space } = await spaceForViewer(ctx, spaceId, 'admin', { allowDeleted: true });
@@ -32,16 +33,18 @@ export async function restoreSpace(ctx: Context, spaceId: string): Promise<Space
   return ctx.db.$transaction(async (tx) => {
     await lockOrganization(tx, space.organizationId);
     const collection = space.collectionId ? await tx.collection.findUnique({ where: { id: space.collectionId } }) : null;
-    const keepsParent = collection !== null && collection.deletedAt === null && collection.organizationId === space.organizationId;
+    const keepsParent =
+      space.collectionId === null || (collection !== null && collection.deletedAt === null && collection.organizationId === space.organizationId);
+    const ref = { type: 'space' as const, id: space.id };
     return tx.space.update({
       where: { id: space.id },
       data: keepsParent
-        ? { deletedAt: null, updatedAt: now }
+        ? { deletedAt: null, updatedAt: now, position: await restoredPositionKey(tx, space.organizationId, space.collectionId, space.position, ref) }
         : {
             deletedAt: null,
             updatedAt: now,
             collectionId: null,
-            position: await positionKey(tx, space.organizationId, null, null, { type: 'space', id: space.id }),
+            position: await positionKey(tx, space.organizationId, null, null, ref),
             visibility: space.visibility === 'in_collection' ? 'private' : undefined,
           },
     });

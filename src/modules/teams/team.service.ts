@@ -1,4 +1,4 @@
-import type { Prisma, Team, TeamRole } from '../../generated/prisma/client.ts';
+import { Prisma, type Team, type TeamRole } from '../../generated/prisma/client.ts';
 import type { Context } from '../../graphql/context.ts';
 import { viewerOf } from '../../graphql/context.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
@@ -35,9 +35,13 @@ async function findTeam(ctx: Context, organizationId: string, teamId: string): P
   return team;
 }
 
-/** Resolves user IDs or e-mail addresses to IDs of members of the organization; unknown ones → 400. */
+/**
+ * Resolves user IDs or e-mail addresses to IDs of members of the organization; unknown ones → 400. The
+ * members found are locked FOR KEY SHARE until the caller's transaction ends (what a foreign key check
+ * takes): a concurrent removal from the organization waits, instead of failing our insert afterwards.
+ */
 async function resolveMemberIds(
-  db: Prisma.TransactionClient,
+  tx: Prisma.TransactionClient,
   organizationId: string,
   field: string,
   identifiers: string[],
@@ -45,19 +49,25 @@ async function resolveMemberIds(
   if (identifiers.length > MAX_MEMBERS_PER_CALL) {
     throw new BadRequestError(`Invalid "${field}": at most ${MAX_MEMBERS_PER_CALL} entries`);
   }
+  const resolved = new Map<string, string>();
+  if (!identifiers.length) return resolved;
   const emails = identifiers.filter((i) => i.includes('@')).map((e) => e.trim().toLowerCase());
   const ids = identifiers.filter((i) => !i.includes('@'));
   for (const email of emails) if (!isEmail(email)) throw new BadRequestError(`Invalid "${field}": "${email}" is not an e-mail address`);
-  const members = await db.member.findMany({
-    where: { organizationId, OR: [{ userId: { in: ids } }, { user: { email: { in: emails } } }] },
-    select: { userId: true, user: { select: { email: true } } },
-  });
+  const matches = [
+    ...(ids.length ? [Prisma.sql`m."userId" IN (${Prisma.join(ids)})`] : []),
+    ...(emails.length ? [Prisma.sql`u."email" IN (${Prisma.join(emails)})`] : []),
+  ];
+  const members = await tx.$queryRaw<{ userId: string; email: string }[]>`
+    SELECT m."userId", u."email" FROM "Member" m JOIN "User" u ON u."id" = m."userId"
+    WHERE m."organizationId" = ${organizationId} AND (${Prisma.join(matches, ' OR ')})
+    ORDER BY m."userId"
+    FOR KEY SHARE OF m`;
   const byKey = new Map<string, string>();
   for (const m of members) {
     byKey.set(m.userId, m.userId);
-    byKey.set(m.user.email, m.userId);
+    byKey.set(m.email, m.userId);
   }
-  const resolved = new Map<string, string>();
   for (const identifier of identifiers) {
     const key = identifier.includes('@') ? identifier.trim().toLowerCase() : identifier;
     const userId = byKey.get(key);
@@ -119,7 +129,7 @@ export async function createTeam(ctx: Context, organizationId: string, input: { 
   const id = newId();
   const now = ctx.clock.now();
   return ctx.db.$transaction(async (tx) => {
-    const memberIds = input.members ? [...new Set((await resolveMemberIds(tx, organizationId, 'members', input.members)).values())] : [];
+    const memberIds = input.members ? [...new Set((await resolveMemberIds(tx, organizationId, 'members', input.members)).values())].sort() : [];
     const team = await tx.team.create({ data: { id, organizationId, title: input.title.trim(), createdAt: now } });
     if (memberIds.length) {
       await tx.teamMember.createMany({ data: memberIds.map((userId) => ({ teamId: id, organizationId, userId, createdAt: now })) });
@@ -137,8 +147,9 @@ export async function renameTeam(ctx: Context, organizationId: string, teamId: s
 
 export async function deleteTeam(ctx: Context, organizationId: string, teamId: string): Promise<boolean> {
   await requireTeamAdmin(ctx, organizationId);
-  await findTeam(ctx, organizationId, teamId);
-  await ctx.db.team.delete({ where: { id: teamId } });
+  // deleteMany: of two concurrent deletes, the second finds nothing (404) instead of failing.
+  const { count } = await ctx.db.team.deleteMany({ where: { id: teamId, organizationId } });
+  if (count === 0) throw new NotFoundError(`Team "${teamId}" not found in this organization`);
   return true;
 }
 
@@ -204,9 +215,11 @@ export async function updateTeamMembers(ctx: Context, organizationId: string, te
     const withRole = await resolveMemberIds(tx, organizationId, 'memberships', [...roles.keys()]);
     const removedIds = new Set(removed.values());
     const roleOf = new Map([...withRole].map(([key, userId]) => [userId, roles.get(key)!]));
-    const toAdd = [...new Set(added.values())].filter((userId) => !removedIds.has(userId));
+    // Sorted: concurrent bulk adds insert (and so lock) rows in the same order, not into a deadlock.
+    const toAdd = [...new Set(added.values())].filter((userId) => !removedIds.has(userId)).sort();
     if (removedIds.size) await tx.teamMember.deleteMany({ where: { teamId, userId: { in: [...removedIds] } } });
     if (toAdd.length) {
+      // INSERT … ON CONFLICT DO NOTHING: someone added concurrently stays as they are (roles follow below).
       await tx.teamMember.createMany({
         data: toAdd.map((userId) => ({ teamId, organizationId, userId, role: roleOf.get(userId) ?? 'member', createdAt: now })),
         skipDuplicates: true,
@@ -220,14 +233,25 @@ export async function updateTeamMembers(ctx: Context, organizationId: string, te
   return true;
 }
 
+/**
+ * Adds one member to a team (or sets their team role), as one INSERT … ON CONFLICT: concurrent adds of
+ * the same person all succeed. Prisma's `upsert` is a select-then-insert here, which lost that race.
+ */
 export async function addTeamMember(ctx: Context, organizationId: string, teamId: string, userId: string, role: TeamRole | null | undefined) {
   await teamForMemberManagement(ctx, organizationId, teamId);
-  const member = await ctx.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
-  if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
-  await ctx.db.teamMember.upsert({
-    where: { teamId_userId: { teamId, userId } },
-    create: { teamId, organizationId, userId, role: role ?? 'member', createdAt: ctx.clock.now() },
-    update: role ? { role } : {},
+  const now = ctx.clock.now();
+  await ctx.db.$transaction(async (tx) => {
+    // Locked like a foreign key check would, but first: a team deleted or a member removed concurrently
+    // is a 404 naming what is gone, rather than a foreign key violation on the insert.
+    const [team] = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "Team" WHERE "id" = ${teamId} AND "organizationId" = ${organizationId} FOR KEY SHARE`;
+    if (!team) throw new NotFoundError(`Team "${teamId}" not found in this organization`);
+    const [member] = await tx.$queryRaw<unknown[]>`
+      SELECT 1 FROM "Member" WHERE "organizationId" = ${organizationId} AND "userId" = ${userId} FOR KEY SHARE`;
+    if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
+    await tx.$executeRaw`
+      INSERT INTO "TeamMember" ("teamId", "organizationId", "userId", "role", "createdAt")
+      VALUES (${teamId}, ${organizationId}, ${userId}, ${role ?? 'member'}::"TeamRole", ${now})
+      ON CONFLICT ("teamId", "userId") DO UPDATE SET "role" = COALESCE(${role ?? null}::"TeamRole", "TeamMember"."role")`;
   });
   return true;
 }
