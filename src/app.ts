@@ -10,6 +10,8 @@ import { errorResponse } from './rest/errors.ts';
 import { containsNul, useRestApi } from './rest/plugin.ts';
 import { useSamlSignIn } from './modules/sso/saml.plugin.ts';
 import { GraphQLError } from 'graphql';
+import { maskAndLogErrors } from './http/error-log.ts';
+import { requestLogger, useRequestCaller, useRequestId } from './http/request-id.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 export const REST_BASE_PATH = '/v1';
@@ -75,7 +77,7 @@ function useNotFound(): Plugin {
   };
 }
 
-/** One structured log line per request: method, route, status, duration. */
+/** One structured log line per request: method, route, status, duration (and request ID, user ID). */
 function useRequestLog(logger: Logger): Plugin {
   const started = new WeakMap<Request, number>();
   return {
@@ -90,7 +92,7 @@ function useRequestLog(logger: Logger): Plugin {
     onResponse({ request, response, serverContext }) {
       const start = started.get(request);
       const url = new URL(request.url);
-      logger.info(
+      requestLogger(logger).info(
         {
           method: request.method,
           route: (serverContext as { route?: string }).route ?? url.pathname,
@@ -108,34 +110,41 @@ function useRequestLog(logger: Logger): Plugin {
  * schema), /v1/openapi.json and /healthz. Tests call `app.fetch` directly; the server gives it a port.
  */
 export function createApp(options: AppOptions) {
-  const logger = options.logger ?? createLogger(options.config.logLevel);
+  const { config } = options;
+  const logger = options.logger ?? createLogger(config.logLevel);
   const services: AppServices = {
     db: options.database.prisma,
-    config: options.config,
+    config,
     clock: options.clock ?? systemClock,
     logger,
   };
+  const adminRoutes = Object.values(restRoutes).filter((r) => r.tags.includes('admin'));
   const yoga = createYoga<{ auth?: RequestAuth }>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     graphiql: { title: 'Docs Platform API' },
     logging: false,
-    context: ({ auth }) => createContext(services, auth?.viewer ?? null, auth?.instanceAdmin ?? false),
+    maskedErrors: { maskError: maskAndLogErrors(logger) },
+    // Resolvers and services log through the context's logger: the request's, with its ID and caller.
+    context: ({ auth }) =>
+      createContext({ ...services, logger: requestLogger(logger) }, auth?.viewer ?? null, auth?.instanceAdmin ?? false),
     plugins: [
+      useRequestId(logger),
       useHealthCheck(options.database),
       useRequestLog(logger),
       useSamlSignIn(services),
       useAuthentication({
         db: services.db,
-        adminToken: options.config.adminToken,
+        adminToken: config.adminToken,
         restBasePath: REST_BASE_PATH,
         graphqlPath: GRAPHQL_PATH,
-        adminPaths: Object.values(restRoutes).filter((r) => r.tags.includes('admin')).map((r) => r.path),
+        adminPaths: adminRoutes.map((r) => r.path),
       }),
+      useRequestCaller(),
       useNoNulInput(),
       useInputErrorCodes(),
-      useRestApi({ basePath: REST_BASE_PATH, routes: restRoutes, apiUrl: options.config.apiUrl, logger }),
+      useRestApi({ basePath: REST_BASE_PATH, routes: restRoutes, apiUrl: config.apiUrl, logger }),
       useNotFound(),
     ],
   });
