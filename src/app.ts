@@ -10,8 +10,10 @@ import { errorResponse } from './rest/errors.ts';
 import { containsNul, useRestApi } from './rest/plugin.ts';
 import { useSamlSignIn } from './modules/sso/saml.plugin.ts';
 import { GraphQLError } from 'graphql';
+import { corsOption, useCorsVary } from './http/cors.ts';
 import { maskAndLogErrors } from './http/error-log.ts';
 import { requestLogger, useRequestCaller, useRequestId } from './http/request-id.ts';
+import { useSecurityHeaders } from './http/security-headers.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 export const REST_BASE_PATH = '/v1';
@@ -125,12 +127,15 @@ export function createApp(options: AppOptions) {
     landingPage: false,
     graphiql: { title: 'Docs Platform API' },
     logging: false,
+    cors: corsOption(config.corsOrigins),
     maskedErrors: { maskError: maskAndLogErrors(logger) },
     // Resolvers and services log through the context's logger: the request's, with its ID and caller.
     context: ({ auth }) =>
       createContext({ ...services, logger: requestLogger(logger) }, auth?.viewer ?? null, auth?.instanceAdmin ?? false),
     plugins: [
       useRequestId(logger),
+      useSecurityHeaders(),
+      useCorsVary(config.corsOrigins),
       useHealthCheck(options.database),
       useRequestLog(logger),
       useSamlSignIn(services),

@@ -17,6 +17,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Graceful-shutdown budget: in-flight requests get this long to finish on SIGTERM. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Origins allowed to call the API from a browser: comma-separated list, or `*`. Unset: none. */
+  CORS_ORIGINS: z.string().optional(),
 });
 
 export interface Config {
@@ -30,7 +32,12 @@ export interface Config {
   adminToken?: string;
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** Origins allowed by CORS; `'*'` for any (never with credentials); empty: no CORS headers at all. */
+  corsOrigins: string[] | '*';
 }
+
+/** What `buildConfig` accepts: any subset. */
+export type ConfigInput = Partial<Omit<Config, 'apiUrl'>>;
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
@@ -51,11 +58,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: e.ADMIN_TOKEN,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
+  });
+}
+
+/** `*`, or a comma-separated list of origins (scheme://host[:port], as browsers send them in `Origin`). */
+export function parseCorsOrigins(value: string | undefined): string[] | '*' {
+  if (value === undefined || value.trim() === '') return [];
+  if (value.trim() === '*') return '*';
+  return value.split(',').map((item) => {
+    const origin = item.trim();
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      throw new Error(`Invalid configuration: CORS_ORIGINS: "${origin}" is not an origin`);
+    }
+    if (parsed.origin !== origin) {
+      throw new Error(`Invalid configuration: CORS_ORIGINS: "${origin}" is not an origin (expected "${parsed.origin}")`);
+    }
+    return origin;
   });
 }
 
 /** Fills derived URLs; tests call this directly with partial settings. */
-export function buildConfig(input: Partial<Config> & { publicUrl?: string; appUrl?: string }): Config {
+export function buildConfig(input: ConfigInput): Config {
   const port = input.port ?? 4000;
   const publicUrl = trimSlash(input.publicUrl ?? `http://localhost:${port}`);
   return {
@@ -69,5 +96,6 @@ export function buildConfig(input: Partial<Config> & { publicUrl?: string; appUr
     adminToken: input.adminToken,
     logLevel: input.logLevel ?? 'info',
     shutdownTimeoutMs: input.shutdownTimeoutMs ?? 10_000,
+    corsOrigins: input.corsOrigins ?? [],
   };
 }
