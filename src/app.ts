@@ -9,9 +9,12 @@ import { createLogger, type Logger } from './lib/logger.ts';
 import { errorResponse } from './rest/errors.ts';
 import { containsNul, useRestApi } from './rest/plugin.ts';
 import { useSamlSignIn } from './modules/sso/saml.plugin.ts';
+import { SSO_BASE_PATH } from './modules/sso/saml.urls.ts';
 import { GraphQLError } from 'graphql';
 import { corsOption, useCorsVary } from './http/cors.ts';
 import { maskAndLogErrors } from './http/error-log.ts';
+import { useRateLimit } from './http/rate-limit.ts';
+import { openRateLimitStore } from './http/rate-limit-store.ts';
 import { requestLogger, useRequestCaller, useRequestId } from './http/request-id.ts';
 import { useSecurityHeaders } from './http/security-headers.ts';
 
@@ -121,6 +124,20 @@ export function createApp(options: AppOptions) {
     logger,
   };
   const adminRoutes = Object.values(restRoutes).filter((r) => r.tags.includes('admin'));
+  const rateLimitStore = config.rateLimit.enabled
+    ? openRateLimitStore({ redisUrl: config.redisUrl, pool: options.database.pool, logger })
+    : null;
+  const rateLimit = rateLimitStore
+    ? useRateLimit({
+        config: config.rateLimit,
+        store: rateLimitStore,
+        trustProxy: config.trustProxy,
+        graphqlPath: GRAPHQL_PATH,
+        ssoBasePath: SSO_BASE_PATH,
+        isAdminRoute: (method, path) => adminRoutes.some((r) => r.method === method && `${REST_BASE_PATH}${r.path}` === path),
+        logger,
+      })
+    : null;
   const yoga = createYoga<{ auth?: RequestAuth }>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -138,6 +155,7 @@ export function createApp(options: AppOptions) {
       useCorsVary(config.corsOrigins),
       useHealthCheck(options.database),
       useRequestLog(logger),
+      ...(rateLimit ? [rateLimit.beforeAuthentication] : []),
       useSamlSignIn(services),
       useAuthentication({
         db: services.db,
@@ -147,13 +165,24 @@ export function createApp(options: AppOptions) {
         adminPaths: adminRoutes.map((r) => r.path),
       }),
       useRequestCaller(),
+      ...(rateLimit ? [rateLimit.afterAuthentication] : []),
       useNoNulInput(),
       useInputErrorCodes(),
       useRestApi({ basePath: REST_BASE_PATH, routes: restRoutes, apiUrl: config.apiUrl, logger }),
       useNotFound(),
     ],
   });
-  return { fetch: yoga.fetch, yoga, logger };
+  return {
+    fetch: yoga.fetch,
+    yoga,
+    logger,
+    /** Where rate-limit counters live (`memory`, `postgres`, `redis`); null when rate limiting is off. */
+    rateLimitStore: rateLimitStore?.kind ?? null,
+    /** Resolves once the rate-limit store answers (Redis: connected). */
+    ready: () => rateLimitStore?.ready() ?? Promise.resolve(),
+    /** Releases what the app opened besides the database (the Redis connection of rate limiting). */
+    close: () => rateLimitStore?.close() ?? Promise.resolve(),
+  };
 }
 
 export type App = ReturnType<typeof createApp>;
