@@ -277,6 +277,9 @@ describe('shared by all instances', () => {
     const rows = await postgresQuery(db.url, `SELECT key, points FROM "RateLimitCounter"`);
     expect(rows).toEqual([{ key: expect.stringMatching(/^rl:requests:token:/), points: expect.any(Number) }]);
     expect(rows[0].points).toBeGreaterThan(LIMITS.requests.points);
+    // Unlogged: counting a request must not wait for a WAL flush.
+    const [table] = await postgresQuery(db.url, `SELECT relpersistence FROM pg_class WHERE relname = 'RateLimitCounter'`);
+    expect(table.relpersistence).toBe('u');
   });
 
   it('on Redis (REDIS_URL): two instances share one counter', async () => {

@@ -76,4 +76,39 @@ const rows = [
 console.table(rows);
 console.log(`database: ${store.database.kind}; rate limiting: ${app.rateLimitStore ?? 'off'}; ${MEMBERS} members, ${TEAMS} teams, ${SPACES} spaces; ${RUNS} runs each; RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
 await app.close();
+
+// What rate limiting adds to a request: the cheapest authenticated one, on apps that differ only in
+// rate limiting, taking turns so that the machine's load falls on all of them alike.
+const variants = [
+  { name: 'off', enabled: false, redisUrl: undefined },
+  { name: 'on', enabled: true, redisUrl: undefined },
+  ...(process.env.REDIS_URL ? [{ name: 'on (Redis)', enabled: true, redisUrl: process.env.REDIS_URL }] : []),
+];
+const overheadApps = variants.map(({ name, enabled, redisUrl }) => ({
+  name,
+  app: createApp({
+    database: store.database,
+    config: buildConfig({ logLevel: 'silent', redisUrl, rateLimit: { enabled, requests: { points: 1_000_000, windowSeconds: 3600 } } }),
+  }),
+  times: [] as number[],
+}));
+for (const { app: variant } of overheadApps) await variant.ready();
+for (let round = 0; round < 21; round++) {
+  for (const variant of overheadApps) {
+    for (let i = 0; i < 20; i++) {
+      const start = performance.now();
+      const res = await variant.app.fetch('http://localhost/v1/user', { headers: auth });
+      await res.arrayBuffer();
+      if (round > 0) variant.times.push(performance.now() - start); // round 0 warms up
+    }
+  }
+}
+console.table(
+  overheadApps.map(({ name, app: variant, times }) => {
+    times.sort((a, b) => a - b);
+    const pct = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(2);
+    return { 'GET /v1/user, rate limiting': name, store: variant.rateLimitStore ?? '-', p50ms: pct(0.5), p95ms: pct(0.95) };
+  }),
+);
+for (const { app: variant } of overheadApps) await variant.close();
 await store.close();
