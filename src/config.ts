@@ -35,7 +35,7 @@ const EnvSchema = z.object({
   /** Requests per window per access token (per client IP without a token). */
   RATE_LIMIT_POINTS: positiveInt.default(DEFAULT_LIMITS.requests.points),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(DEFAULT_LIMITS.requests.windowSeconds),
-  /** Failed authentications (401s) per client IP per window; then every request from that IP gets 429. */
+  /** Failed authentications (401s to requests with credentials) per client IP per window; then every request from that IP gets 429. */
   RATE_LIMIT_AUTH_FAILURES: positiveInt.default(DEFAULT_LIMITS.authFailures.points),
   RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS: positiveInt.default(DEFAULT_LIMITS.authFailures.windowSeconds),
   /** Requests to the SAML sign-in routes (/sso/saml/…) per client IP per window. */
@@ -88,7 +88,7 @@ export interface RateLimitConfig {
   enabled: boolean;
   /** Per access token, or per client IP for requests without one. */
   requests: Limit;
-  /** 401s per client IP; reaching it locks the IP out until the window ends. */
+  /** 401s to requests with credentials, per client IP; reaching it locks the IP out until the window ends. */
   authFailures: Limit;
   /** SAML sign-in routes, per client IP. */
   sso: Limit;

@@ -186,11 +186,32 @@ describe('failed authentication lockout (per IP)', () => {
     expect((await send(other, 'GET', '/v1/user', user.token)).status).toBe(200);
   });
 
-  it('counts requests without any token, and guessed admin tokens, as failures', async () => {
+  it('counts guessed admin tokens and other credentials as failures', async () => {
     const ip = newIp();
+    const body = { email: 'x@y.example', displayName: 'X' };
+    expect((await send(ip, 'POST', '/v1/admin/users', 'guessed-admin-token-000000', body)).status).toBe(401);
+    expect((await send(ip, 'POST', '/v1/admin/users', 'guessed-admin-token-000001', body)).status).toBe(401);
+    const basic = await h.app.fetch(`${BASE}/graphql`, {
+      method: 'POST',
+      headers: { 'x-forwarded-for': ip, authorization: 'Basic dXNlcjpwYXNz', 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ user { id } }' }),
+    });
+    expect(basic.status).toBe(401);
+    await expect429(await send(ip, 'GET', '/v1/orgs'), 'rest');
+  });
+
+  it('does not count requests without credentials as failures (they guess nothing), but limits them per IP', async () => {
+    const ip = newIp();
+    const user = await newUser(h);
+    for (let i = 1; i <= LIMITS.authFailures.points + 1; i++) {
+      const response = await send(ip, 'POST', '/graphql', undefined, { query: '{ __typename }' });
+      expect(response.status).toBe(401);
+      expectRateLimitHeaders(response, LIMITS.requests.points, LIMITS.requests.points - i);
+    }
+    // Not locked out: a token from the same address works.
+    expect((await send(ip, 'GET', '/v1/user', user.token)).status).toBe(200);
+    // Still limited: the IP's budget for requests without a token runs out.
     expect((await send(ip, 'GET', '/v1/orgs')).status).toBe(401);
-    expect((await send(ip, 'POST', '/graphql', undefined, { query: '{ user { id } }' })).status).toBe(401);
-    expect((await send(ip, 'POST', '/v1/admin/users', 'guessed-admin-token-000000', { email: 'x@y.example', displayName: 'X' })).status).toBe(401);
     await expect429(await send(ip, 'GET', '/v1/orgs'), 'rest');
   });
 });

@@ -74,9 +74,10 @@ async function lockedOutMs(limiter: RateLimiterAbstract, key: string): Promise<n
  * round-trip (failed authentications one more):
  * - `beforeAuthentication`: refuses, before any token lookup, a client IP that failed authentication too
  *   often (checked in memory, see lockedOutMs); counts the SAML routes and the admin route per IP, each
- *   under its own stricter limit. Any 401 answered to an IP is counted against it afterwards.
+ *   under its own stricter limit, and requests without credentials per IP. A 401 answered to a request
+ *   that sent credentials is counted against its IP afterwards.
  * - `afterAuthentication`: counts every other request per access token (the caller is known by now), or
- *   per IP when there is no token (OpenAPI document, unknown routes).
+ *   per IP when there is none (a token sent to a route that needs none, like the OpenAPI document).
  * `/healthz`, CORS preflights and the GraphiQL page are answered before these plugins run: load balancers
  * and browsers may fetch them freely. Every counted response carries RateLimit-Limit/-Remaining/-Reset; a
  * refused one is a 429 with Retry-After, in the REST or GraphQL error shape of its door.
@@ -132,13 +133,19 @@ export function useRateLimit(options: RateLimitOptions): { beforeAuthentication:
         refused = await count(limits.sso, state.ip, state, false);
       } else if (options.isAdminRoute(request.method, path)) {
         refused = await count(limits.admin, state.ip, state, false);
+      } else if (!request.headers.has('authorization')) {
+        // No credentials: counted per IP here, because authentication may answer 401 without calling
+        // the plugin after it.
+        refused = await count(limits.requests, `ip:${state.ip}`, state, graphql);
       }
       if (refused) endResponse(refused);
     },
-    async onResponse({ response, serverContext }) {
+    async onResponse({ request, response, serverContext }) {
       const state = stateOf(serverContext);
       if (!state) return;
-      if (response.status === 401) {
+      // Only a 401 to credentials is a failed authentication (a guess). A request that sent none guesses
+      // nothing — GraphiQL's introspection before a token is entered, say — and must not lock anyone out.
+      if (response.status === 401 && request.headers.has('authorization')) {
         // A rejection here only means the IP is now over its limit: its next request is refused.
         await limits.authFailures.consume(state.ip).catch(() => undefined);
       }
