@@ -319,4 +319,14 @@ describe('shared by all instances', () => {
       redis.disconnect();
     }
   });
+
+  it('keeps limiting, in memory, when the store cannot be reached', async () => {
+    // Nothing listens on port 1: every Redis call fails, and the insurance limiter counts instead.
+    const app = createApp({ database: h.store.database, config: buildConfig({ logLevel: 'silent', rateLimit: LIMITS, redisUrl: 'redis://127.0.0.1:1' }) });
+    cleanups.push(() => app.close());
+    const user = await newUser(h);
+    const get = () => app.fetch(`${BASE}/v1/user`, { headers: { authorization: `Bearer ${user.token}` } });
+    for (let i = 0; i < LIMITS.requests.points; i++) expect((await get()).status).toBe(200);
+    await expect429(await get(), 'rest');
+  });
 });
