@@ -25,11 +25,6 @@ export function requestIdFrom(header: string | null): string {
   return header !== null && SANE_REQUEST_ID.test(header) ? header : randomUUID();
 }
 
-/** The scope of the request being handled, if any (the code runs inside its async context). */
-export function currentRequest(): RequestScope | undefined {
-  return storage.getStore();
-}
-
 /** The logger for the current request (carrying requestId and userId), else `fallback`. */
 export function requestLogger(fallback: Logger): Logger {
   return storage.getStore()?.logger ?? fallback;

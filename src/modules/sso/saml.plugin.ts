@@ -2,6 +2,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { User } from '../../generated/prisma/client.ts';
 import type { AppServices } from '../../graphql/context.ts';
 import { AppError, BadRequestError, NotFoundError } from '../../graphql/errors.ts';
+import { requestLogger } from '../../http/request-id.ts';
 import { errorResponse } from '../../rest/errors.ts';
 import { completeSignIn, startSignIn } from './saml-sign-in.service.ts';
 import { serviceProviderMetadata } from './saml.ts';
@@ -76,7 +77,7 @@ export function useSamlSignIn(services: AppServices): Plugin {
         endResponse(await handle(services, request, url, route.providerId, route.endpoint));
       } catch (error) {
         if (error instanceof AppError) return endResponse(errorResponse(error.status, error.message));
-        services.logger.error({ err: error }, 'SAML sign-in failed');
+        requestLogger(services.logger).error({ err: error }, 'SAML sign-in failed');
         endResponse(errorResponse(500, 'Internal server error'));
       }
     },
