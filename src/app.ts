@@ -9,9 +9,16 @@ import { createLogger, type Logger } from './lib/logger.ts';
 import { errorResponse } from './rest/errors.ts';
 import { containsNul, useRestApi } from './rest/plugin.ts';
 import { useSamlSignIn } from './modules/sso/saml.plugin.ts';
+import { SSO_BASE_PATH } from './modules/sso/saml.urls.ts';
 import { GraphQLError } from 'graphql';
 import { useBodyLimit } from './http/body-limit.ts';
 import { useGraphqlLimits } from './graphql/limits.ts';
+import { corsOption, useCorsVary } from './http/cors.ts';
+import { maskAndLogErrors } from './http/error-log.ts';
+import { useRateLimit } from './http/rate-limit.ts';
+import { openRateLimitStore } from './http/rate-limit-store.ts';
+import { requestLogger, useRequestCaller, useRequestId } from './http/request-id.ts';
+import { useSecurityHeaders } from './http/security-headers.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 export const REST_BASE_PATH = '/v1';
@@ -77,7 +84,7 @@ function useNotFound(): Plugin {
   };
 }
 
-/** One structured log line per request: method, route, status, duration. */
+/** One structured log line per request: method, route, status, duration (and request ID, user ID). */
 function useRequestLog(logger: Logger): Plugin {
   const started = new WeakMap<Request, number>();
   return {
@@ -92,7 +99,7 @@ function useRequestLog(logger: Logger): Plugin {
     onResponse({ request, response, serverContext }) {
       const start = started.get(request);
       const url = new URL(request.url);
-      logger.info(
+      requestLogger(logger).info(
         {
           method: request.method,
           route: (serverContext as { route?: string }).route ?? url.pathname,
@@ -110,47 +117,83 @@ function useRequestLog(logger: Logger): Plugin {
  * schema), /v1/openapi.json and /healthz. Tests call `app.fetch` directly; the server gives it a port.
  */
 export function createApp(options: AppOptions) {
-  const logger = options.logger ?? createLogger(options.config.logLevel);
+  const { config } = options;
+  const logger = options.logger ?? createLogger(config.logLevel);
   const services: AppServices = {
     db: options.database.prisma,
-    config: options.config,
+    config,
     clock: options.clock ?? systemClock,
     logger,
   };
+  const adminRoutes = Object.values(restRoutes).filter((r) => r.tags.includes('admin'));
+  const rateLimitStore = config.rateLimit.enabled
+    ? openRateLimitStore({ redisUrl: config.redisUrl, pool: options.database.pool, logger })
+    : null;
+  const rateLimit = rateLimitStore
+    ? useRateLimit({
+        config: config.rateLimit,
+        store: rateLimitStore,
+        trustProxy: config.trustProxy,
+        graphqlPath: GRAPHQL_PATH,
+        ssoBasePath: SSO_BASE_PATH,
+        isAdminRoute: (method, path) => adminRoutes.some((r) => r.method === method && `${REST_BASE_PATH}${r.path}` === path),
+        logger,
+      })
+    : null;
   const yoga = createYoga<{ auth?: RequestAuth }>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     graphiql: { title: 'Docs Platform API' },
     logging: false,
-    context: ({ auth }) => createContext(services, auth?.viewer ?? null, auth?.instanceAdmin ?? false),
+    cors: corsOption(config.corsOrigins),
+    maskedErrors: { maskError: maskAndLogErrors(logger) },
+    // Resolvers and services log through the context's logger: the request's, with its ID and caller.
+    context: ({ auth }) =>
+      createContext({ ...services, logger: requestLogger(logger) }, auth?.viewer ?? null, auth?.instanceAdmin ?? false),
     plugins: [
+      useRequestId(logger),
+      useSecurityHeaders(),
+      useCorsVary(config.corsOrigins),
       useHealthCheck(options.database),
       useRequestLog(logger),
-      useBodyLimit({ maxBytes: options.config.limits.maxBodyBytes, graphqlPath: GRAPHQL_PATH }),
+      ...(rateLimit ? [rateLimit.beforeAuthentication] : []),
+      useBodyLimit({ maxBytes: config.limits.maxBodyBytes, graphqlPath: GRAPHQL_PATH }),
       useSamlSignIn(services),
       useAuthentication({
         db: services.db,
-        adminToken: options.config.adminToken,
+        adminToken: config.adminToken,
         restBasePath: REST_BASE_PATH,
         graphqlPath: GRAPHQL_PATH,
-        adminPaths: Object.values(restRoutes).filter((r) => r.tags.includes('admin')).map((r) => r.path),
+        adminPaths: adminRoutes.map((r) => r.path),
       }),
-      ...useGraphqlLimits(options.config.limits),
+      useRequestCaller(),
+      ...(rateLimit ? [rateLimit.afterAuthentication] : []),
+      ...useGraphqlLimits(config.limits),
       useNoNulInput(),
       useInputErrorCodes(),
       useRestApi({
         basePath: REST_BASE_PATH,
         routes: restRoutes,
-        apiUrl: options.config.apiUrl,
+        apiUrl: config.apiUrl,
         logger,
-        maxBodyBytes: options.config.limits.maxBodyBytes,
-        maxInputDepth: options.config.limits.maxInputDepth,
+        maxBodyBytes: config.limits.maxBodyBytes,
+        maxInputDepth: config.limits.maxInputDepth,
       }),
       useNotFound(),
     ],
   });
-  return { fetch: yoga.fetch, yoga, logger };
+  return {
+    fetch: yoga.fetch,
+    yoga,
+    logger,
+    /** Where rate-limit counters live (`memory`, `postgres`, `redis`); null when rate limiting is off. */
+    rateLimitStore: rateLimitStore?.kind ?? null,
+    /** Resolves once the rate-limit store answers (Redis: connected). */
+    ready: () => rateLimitStore?.ready() ?? Promise.resolve(),
+    /** Releases what the app opened besides the database (the Redis connection of rate limiting). */
+    close: () => rateLimitStore?.close() ?? Promise.resolve(),
+  };
 }
 
 export type App = ReturnType<typeof createApp>;

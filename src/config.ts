@@ -27,6 +27,19 @@ export const DEFAULT_LIMITS: RequestLimits = {
   graphql: { maxDepth: 12, maxAliases: 15, maxTokens: 2000, maxDirectives: 50, maxCost: 5000, maxListItems: 2000 },
 };
 
+const booleanString = z
+  .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1');
+const positiveInt = z.coerce.number().int().min(1);
+
+/** Default rate limits. Whether limiting is on: RATE_LIMIT in `loadConfig` (on unless false); off in `buildConfig` unless given (tests). */
+const DEFAULT_RATE_LIMITS: Omit<RateLimitConfig, 'enabled'> = {
+  requests: { points: 600, windowSeconds: 60 },
+  authFailures: { points: 20, windowSeconds: 900 },
+  sso: { points: 30, windowSeconds: 60 },
+  admin: { points: 10, windowSeconds: 60 },
+};
+
 /** Environment → typed configuration, validated once at start-up. */
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -54,6 +67,33 @@ const EnvSchema = z.object({
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.graphql.maxDirectives),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.graphql.maxCost),
   GRAPHQL_MAX_LIST_ITEMS: z.coerce.number().int().min(100).default(DEFAULT_LIMITS.graphql.maxListItems),
+  /** Rate limiting (see README "Limits and security"): on unless set to false. */
+  RATE_LIMIT: booleanString.default(true),
+  /** Requests per window per access token (per client IP without a token). */
+  RATE_LIMIT_POINTS: positiveInt.default(DEFAULT_RATE_LIMITS.requests.points),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(DEFAULT_RATE_LIMITS.requests.windowSeconds),
+  /** Failed authentications (401s to requests with credentials) per client IP per window; then every request from that IP gets 429. */
+  RATE_LIMIT_AUTH_FAILURES: positiveInt.default(DEFAULT_RATE_LIMITS.authFailures.points),
+  RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS: positiveInt.default(DEFAULT_RATE_LIMITS.authFailures.windowSeconds),
+  /** Requests to the SAML sign-in routes (/sso/saml/…) per client IP per window. */
+  RATE_LIMIT_SSO_POINTS: positiveInt.default(DEFAULT_RATE_LIMITS.sso.points),
+  RATE_LIMIT_SSO_WINDOW_SECONDS: positiveInt.default(DEFAULT_RATE_LIMITS.sso.windowSeconds),
+  /** Requests to the instance administration route (POST /v1/admin/users) per client IP per window. */
+  RATE_LIMIT_ADMIN_POINTS: positiveInt.default(DEFAULT_RATE_LIMITS.admin.points),
+  RATE_LIMIT_ADMIN_WINDOW_SECONDS: positiveInt.default(DEFAULT_RATE_LIMITS.admin.windowSeconds),
+  /** redis://… to keep rate-limit counters in Redis (shared by all instances). */
+  REDIS_URL: z.string().url().optional(),
+  /**
+   * Behind a reverse proxy: how many proxies (hops) append to X-Forwarded-For; the client IP is taken
+   * that many entries from its right end. `true` = 1, `false`/0 = ignore the header (the default).
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d{1,2})$/, 'TRUST_PROXY must be true, false or a number of proxies')
+    .default('false')
+    .transform((value) => (value === 'true' ? 1 : value === 'false' ? 0 : Number(value))),
+  /** Origins allowed to call the API from a browser: comma-separated list, or `*`. Unset: none. */
+  CORS_ORIGINS: z.string().optional(),
 });
 
 export interface Config {
@@ -68,7 +108,36 @@ export interface Config {
   logLevel: string;
   shutdownTimeoutMs: number;
   limits: RequestLimits;
+  rateLimit: RateLimitConfig;
+  /** Number of reverse proxies whose X-Forwarded-For entries are trusted (0: use the socket address). */
+  trustProxy: number;
+  redisUrl?: string;
+  /** Origins allowed by CORS; `'*'` for any (never with credentials); empty: no CORS headers at all. */
+  corsOrigins: string[] | '*';
 }
+
+/** One limit: `points` requests per `windowSeconds`. */
+export interface Limit {
+  points: number;
+  windowSeconds: number;
+}
+
+export interface RateLimitConfig {
+  enabled: boolean;
+  /** Per access token, or per client IP for requests without one. */
+  requests: Limit;
+  /** 401s to requests with credentials, per client IP; reaching it locks the IP out until the window ends. */
+  authFailures: Limit;
+  /** SAML sign-in routes, per client IP. */
+  sso: Limit;
+  /** Instance administration route, per client IP. */
+  admin: Limit;
+}
+
+/** What `buildConfig` accepts: any subset, rate limits field by field. */
+export type ConfigInput = Partial<Omit<Config, 'rateLimit' | 'apiUrl'>> & {
+  rateLimit?: Partial<RateLimitConfig>;
+};
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
@@ -101,11 +170,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         maxListItems: e.GRAPHQL_MAX_LIST_ITEMS,
       },
     },
+    rateLimit: {
+      enabled: e.RATE_LIMIT,
+      requests: { points: e.RATE_LIMIT_POINTS, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS },
+      authFailures: { points: e.RATE_LIMIT_AUTH_FAILURES, windowSeconds: e.RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS },
+      sso: { points: e.RATE_LIMIT_SSO_POINTS, windowSeconds: e.RATE_LIMIT_SSO_WINDOW_SECONDS },
+      admin: { points: e.RATE_LIMIT_ADMIN_POINTS, windowSeconds: e.RATE_LIMIT_ADMIN_WINDOW_SECONDS },
+    },
+    redisUrl: e.REDIS_URL,
+    trustProxy: e.TRUST_PROXY,
+    corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
   });
 }
 
+/** `*`, or a comma-separated list of origins (scheme://host[:port], as browsers send them in `Origin`). */
+export function parseCorsOrigins(value: string | undefined): string[] | '*' {
+  if (value === undefined || value.trim() === '') return [];
+  if (value.trim() === '*') return '*';
+  return value.split(',').map((item) => {
+    const origin = item.trim();
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      throw new Error(`Invalid configuration: CORS_ORIGINS: "${origin}" is not an origin`);
+    }
+    if (parsed.origin !== origin) {
+      throw new Error(`Invalid configuration: CORS_ORIGINS: "${origin}" is not an origin (expected "${parsed.origin}")`);
+    }
+    return origin;
+  });
+}
+
+
 /** Fills derived URLs; tests call this directly with partial settings. */
-export function buildConfig(input: Partial<Config> & { publicUrl?: string; appUrl?: string }): Config {
+export function buildConfig(input: ConfigInput): Config {
   const port = input.port ?? 4000;
   const publicUrl = trimSlash(input.publicUrl ?? `http://localhost:${port}`);
   return {
@@ -120,5 +219,9 @@ export function buildConfig(input: Partial<Config> & { publicUrl?: string; appUr
     logLevel: input.logLevel ?? 'info',
     shutdownTimeoutMs: input.shutdownTimeoutMs ?? 10_000,
     limits: input.limits ?? DEFAULT_LIMITS,
+    rateLimit: { enabled: false, ...DEFAULT_RATE_LIMITS, ...input.rateLimit },
+    trustProxy: input.trustProxy ?? 0,
+    redisUrl: input.redisUrl,
+    corsOrigins: input.corsOrigins ?? [],
   };
 }

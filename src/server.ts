@@ -15,6 +15,8 @@ async function main() {
   logger.info({ database: database.kind, migrationsApplied: applied }, 'database ready');
 
   const app = createApp({ database, config, logger });
+  if (app.rateLimitStore) logger.info({ store: app.rateLimitStore, ...config.rateLimit }, 'rate limiting on');
+  else logger.warn('rate limiting off (RATE_LIMIT=false)');
   const stopPurgeJob = startPurgeJob(database.prisma, systemClock, logger);
   const server = createServer(app.yoga);
   server.listen(config.port, config.host, () => {
@@ -34,6 +36,7 @@ async function main() {
     // close() stops accepting and resolves once every in-flight request has been answered.
     server.close(async () => {
       stopPurgeJob();
+      await app.close();
       await database.close();
       logger.info('stopped');
       process.exit(0);

@@ -12,6 +12,11 @@ export type Db = PrismaClient;
 export interface Database {
   prisma: PrismaClient;
   kind: 'pglite' | 'postgres';
+  /**
+   * The pg Pool Prisma uses (PostgreSQL only; null on PGlite), for the few things that share the
+   * database without Prisma (rate-limit counters), so they need no pool of their own.
+   */
+  pool: pg.Pool | null;
   /** Applies pending migrations (under an advisory lock: safe with several instances starting at once). */
   migrate(): Promise<string[]>;
   /** True when the database answers a trivial query. */
@@ -47,6 +52,7 @@ async function openPglite(dataDir: string | undefined, onQuery?: (sql: string) =
   return {
     prisma,
     kind: 'pglite',
+    pool: null,
     migrate: () => applyMigrations(pgliteSession(pglite)),
     ping: async () => {
       try {
@@ -69,6 +75,7 @@ async function openPostgres(databaseUrl: string, onQuery?: (sql: string) => void
   return {
     prisma,
     kind: 'postgres',
+    pool,
     migrate: async () => {
       // Migrations need one session for the advisory lock and their transactions: a dedicated client.
       const client = new pg.Client({ connectionString: databaseUrl });

@@ -5,6 +5,8 @@ import type { Plugin } from 'graphql-yoga';
 import { useSofa } from 'sofa-api';
 import { BadRequestError } from '../graphql/errors.ts';
 import { BodyTooLargeError, nestingDepth, readTextWithLimit } from '../lib/body.ts';
+import { isMaskedError } from '../http/error-log.ts';
+import { requestLogger } from '../http/request-id.ts';
 import type { Logger } from '../lib/logger.ts';
 import { payloadTooLarge } from '../http/body-limit.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -109,7 +111,11 @@ export function useRestApi(options: RestOptions): Plugin {
         },
         errorHandler: (errors: readonly unknown[]) => {
           const failure = describeFailure(errors[0]);
-          if (failure.unexpected) options.logger.error({ err: errors[0] }, 'REST request failed');
+          // Errors of the shared execution arrive here masked, and were logged with their cause when
+          // masked (src/http/error-log.ts); only a failure of SOFA's own (outside execution) is new here.
+          if (failure.unexpected && !isMaskedError(errors[0])) {
+            requestLogger(options.logger).error({ err: errors[0] }, 'REST request failed');
+          }
           return errorResponse(failure.status, failure.message) as any;
         },
       });

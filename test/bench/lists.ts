@@ -14,10 +14,22 @@ const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1000);
 const SPACES = Number(process.env.BENCH_SPACES ?? 500);
 const TEAMS = Number(process.env.BENCH_TEAMS ?? 100);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+// BENCH_RATE_LIMIT=1 measures with rate limiting on (a budget no run reaches), to see its overhead: in
+// memory on PGlite, one upsert per request on PostgreSQL (not in the SQL count: it bypasses Prisma), Redis
+// with REDIS_URL.
+const RATE_LIMIT = process.env.BENCH_RATE_LIMIT === '1';
 
 const store = await createTestDatabase();
 const db = store.database.prisma;
-const app = createApp({ database: store.database, config: buildConfig({ logLevel: 'silent' }) });
+const app = createApp({
+  database: store.database,
+  config: buildConfig({
+    logLevel: 'silent',
+    redisUrl: process.env.REDIS_URL,
+    rateLimit: { enabled: RATE_LIMIT, requests: { points: 1_000_000, windowSeconds: 3600 } },
+  }),
+});
+await app.ready();
 const { user, token } = await createUserWithToken(db, { email: 'bench@example.com', displayName: 'Bench' });
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
@@ -52,6 +64,8 @@ const get = (path: string) => () => app.fetch(`http://localhost${path}`, { heade
 const gql = (query: string) => () => app.fetch('http://localhost/graphql', { method: 'POST', headers: auth, body: JSON.stringify({ query }) });
 
 const rows = [
+  // The cheapest authenticated request: fixed per-request costs (authentication, rate limiting) dominate.
+  await measure('GET /v1/user', get('/v1/user')),
   await measure('GET members (limit 100)', get(`/v1/orgs/${o}/members?limit=100`)),
   await measure('GET members search "member 1"', get(`/v1/orgs/${o}/members?search=member%201&limit=100`)),
   await measure('GET teams (limit 100)', get(`/v1/orgs/${o}/teams?limit=100`)),
@@ -60,5 +74,41 @@ const rows = [
   await measure('GraphQL org members+teams+spaces', gql(`{ organization(organizationId: "${o}") { members(limit: 50) { count items { role user { email } } } teams(limit: 20) { count items { title members } } spaces(limit: 50) { count items { title permissions { edit } } } } }`)),
 ];
 console.table(rows);
-console.log(`database: ${store.database.kind}; ${MEMBERS} members, ${TEAMS} teams, ${SPACES} spaces; ${RUNS} runs each; RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+console.log(`database: ${store.database.kind}; rate limiting: ${app.rateLimitStore ?? 'off'}; ${MEMBERS} members, ${TEAMS} teams, ${SPACES} spaces; ${RUNS} runs each; RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+await app.close();
+
+// What rate limiting adds to a request: the cheapest authenticated one, on apps that differ only in
+// rate limiting, taking turns so that the machine's load falls on all of them alike.
+const variants = [
+  { name: 'off', enabled: false, redisUrl: undefined },
+  { name: 'on', enabled: true, redisUrl: undefined },
+  ...(process.env.REDIS_URL ? [{ name: 'on (Redis)', enabled: true, redisUrl: process.env.REDIS_URL }] : []),
+];
+const overheadApps = variants.map(({ name, enabled, redisUrl }) => ({
+  name,
+  app: createApp({
+    database: store.database,
+    config: buildConfig({ logLevel: 'silent', redisUrl, rateLimit: { enabled, requests: { points: 1_000_000, windowSeconds: 3600 } } }),
+  }),
+  times: [] as number[],
+}));
+for (const { app: variant } of overheadApps) await variant.ready();
+for (let round = 0; round < 21; round++) {
+  for (const variant of overheadApps) {
+    for (let i = 0; i < 20; i++) {
+      const start = performance.now();
+      const res = await variant.app.fetch('http://localhost/v1/user', { headers: auth });
+      await res.arrayBuffer();
+      if (round > 0) variant.times.push(performance.now() - start); // round 0 warms up
+    }
+  }
+}
+console.table(
+  overheadApps.map(({ name, app: variant, times }) => {
+    times.sort((a, b) => a - b);
+    const pct = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(2);
+    return { 'GET /v1/user, rate limiting': name, store: variant.rateLimitStore ?? '-', p50ms: pct(0.5), p95ms: pct(0.95) };
+  }),
+);
+for (const { app: variant } of overheadApps) await variant.close();
 await store.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createApp, type App } from '../../src/app.ts';
-import { buildConfig, type Config } from '../../src/config.ts';
+import { buildConfig, type Config, type ConfigInput } from '../../src/config.ts';
 import { openDatabase, type Database, type Db } from '../../src/db/client.ts';
 import type { Role } from '../../src/generated/prisma/client.ts';
 import type { Clock } from '../../src/lib/clock.ts';
@@ -40,7 +40,7 @@ export interface HttpResult {
  * Starts one app on a fresh database for the test file (beforeAll) and stops it afterwards; on the run's
  * database unless `serverUrl` names one (see createTestDatabase).
  */
-export function useHarness(overrides: Partial<Config> = {}, serverUrl?: string | null): Harness {
+export function useHarness(overrides: ConfigInput = {}, serverUrl?: string | null): Harness {
   const harness = {} as Harness;
   beforeAll(async () => {
     harness.store = await createTestDatabase(serverUrl);

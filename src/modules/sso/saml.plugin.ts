@@ -4,6 +4,7 @@ import type { AppServices } from '../../graphql/context.ts';
 import { AppError, BadRequestError, NotFoundError } from '../../graphql/errors.ts';
 import { payloadTooLarge } from '../../http/body-limit.ts';
 import { BodyTooLargeError, readTextWithLimit } from '../../lib/body.ts';
+import { requestLogger } from '../../http/request-id.ts';
 import { errorResponse } from '../../rest/errors.ts';
 import { completeSignIn, startSignIn } from './saml-sign-in.service.ts';
 import { serviceProviderMetadata } from './saml.ts';
@@ -77,7 +78,7 @@ export function useSamlSignIn(services: AppServices): Plugin {
       } catch (error) {
         if (error instanceof AppError) return endResponse(errorResponse(error.status, error.message));
         if (error instanceof BodyTooLargeError) return endResponse(payloadTooLarge(error, false));
-        services.logger.error({ err: error }, 'SAML sign-in failed');
+        requestLogger(services.logger).error({ err: error }, 'SAML sign-in failed');
         endResponse(errorResponse(500, 'Internal server error'));
       }
     },
