@@ -12,6 +12,7 @@ import { useSamlSignIn } from './modules/sso/saml.plugin.ts';
 import { SSO_BASE_PATH } from './modules/sso/saml.urls.ts';
 import { GraphQLError } from 'graphql';
 import { useBodyLimit } from './http/body-limit.ts';
+import { boundedParserCache } from './graphql/document-cache.ts';
 import { useGraphqlLimits } from './graphql/limits.ts';
 import { corsOption, useCorsVary } from './http/cors.ts';
 import { maskAndLogErrors } from './http/error-log.ts';
@@ -21,6 +22,8 @@ import { requestLogger, useRequestCaller, useRequestId } from './http/request-id
 import { useSecurityHeaders } from './http/security-headers.ts';
 
 export const GRAPHQL_PATH = '/graphql';
+/** Byte budget of each of Yoga's parse caches (documents, parse errors). */
+const PARSER_CACHE_BYTES = 16 * 1024 * 1024;
 export const REST_BASE_PATH = '/v1';
 
 export interface AppOptions {
@@ -146,6 +149,8 @@ export function createApp(options: AppOptions) {
     landingPage: false,
     graphiql: { title: 'Docs Platform API' },
     logging: false,
+    // Parsed documents are cached by their text: within a byte budget, not just a count (see document-cache.ts).
+    parserAndValidationCache: boundedParserCache(PARSER_CACHE_BYTES),
     cors: corsOption(config.corsOrigins),
     maskedErrors: { maskError: maskAndLogErrors(logger) },
     // Resolvers and services log through the context's logger: the request's, with its ID and caller.

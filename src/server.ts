@@ -3,8 +3,12 @@ import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { systemClock } from './lib/clock.ts';
+import { startIdleCollector } from './lib/idle-gc.ts';
 import { createLogger } from './lib/logger.ts';
 import { startPurgeJob } from './modules/spaces/space.lifecycle.ts';
+
+/** How long the server must be idle after handling requests before it collects garbage. */
+const IDLE_GC_MS = 5000;
 
 /** Process entry point: configuration, database, migrations, HTTP listener, graceful shutdown. */
 async function main() {
@@ -19,6 +23,12 @@ async function main() {
   else logger.warn('rate limiting off (RATE_LIMIT=false)');
   const stopPurgeJob = startPurgeJob(database.prisma, systemClock, logger);
   const server = createServer(app.yoga);
+  // Between bursts of traffic, give the memory back (see idle-gc.ts; active under `node --expose-gc`).
+  const idleCollector = startIdleCollector({
+    idleMs: IDLE_GC_MS,
+    onCollect: (durationMs) => logger.debug({ durationMs: Math.round(durationMs) }, 'idle garbage collection'),
+  });
+  server.on('request', () => idleCollector.touch());
   server.listen(config.port, config.host, () => {
     logger.info({ port: config.port, graphql: `${config.publicUrl}/graphql`, rest: config.apiUrl }, 'listening');
   });
@@ -36,6 +46,7 @@ async function main() {
     // close() stops accepting and resolves once every in-flight request has been answered.
     server.close(async () => {
       stopPurgeJob();
+      idleCollector.stop();
       await app.close();
       await database.close();
       logger.info('stopped');

@@ -136,6 +136,9 @@ describe('GraphQL operation limits', () => {
     // Exactly at the limit passes.
     const atLimit = await gql(admin.token, `{ organizations(limit: 40) { items { members(limit: 49) { count } } } }`);
     expect(atLimit.status, atLimit.text).toBe(200);
+    // Default pages nested two deep (50 + 50 × 50) are over it: nested lists name their page size.
+    refused(await gql(admin.token, `{ organizations { items { teams { items { id } } } } }`), /2550/);
+    expect(atLimit.status, atLimit.text).toBe(200);
     // REST lists are fixed shapes with limit ≤ 1000: not subject to it.
     expect((await admin.rest('GET', '/v1/orgs?limit=1000')).status).toBe(200);
   });

@@ -77,10 +77,16 @@ export async function killAll(): Promise<void> {
   live.clear();
 }
 
-/** Spawns `node --import tsx src/server.ts` and waits until /healthz answers 200. */
-export async function startServer(env: Record<string, string | undefined>, timeoutMs = 30_000): Promise<ServerProcess> {
+/** Spawns the server (`node --import tsx src/server.ts`, or the built one) and waits until /healthz answers 200. */
+export async function startServer(
+  env: Record<string, string | undefined>,
+  timeoutMs = 30_000,
+  /** Run dist/server.js as `npm start` does (after `npm run build`) instead of the sources through tsx. */
+  options: { built?: boolean } = {},
+): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const args = options.built ? ['--expose-gc', '--enable-source-maps', 'dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: baseEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],

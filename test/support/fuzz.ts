@@ -1,0 +1,164 @@
+import {
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isObjectType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
+import { encodeCursor } from '../../src/lib/pagination.ts';
+import type { RouteTable } from '../../src/rest/route-table.ts';
+
+/**
+ * A deterministic generator of malformed requests over the REST route table and the GraphQL schema:
+ * hostile path segments, query values (forged cursors included) and body values of every wrong kind,
+ * one argument at a time, plus well-typed but hostile GraphQL variables. Used by the fuzz test (in
+ * process) and by the memory benchmark (against a server process).
+ */
+export type FuzzRequest =
+  | { kind: 'rest'; method: string; path: string; body?: unknown; raw?: string }
+  | { kind: 'graphql'; query: string; variables: Record<string, unknown>; label: string };
+
+const deep = (n: number): unknown => (n === 0 ? 'x' : { a: deep(n - 1) });
+const LONG = 'x'.repeat(20_000);
+
+/** Values that are wrong for most arguments in some way: type, range, length, shape, encoding. */
+export const BAD_JSON_VALUES: unknown[] = [
+  null,
+  '',
+  ' ',
+  'x',
+  LONG,
+  '\u0000',
+  '😀'.repeat(300),
+  "'; DROP TABLE \"User\"; --",
+  '../../etc/passwd',
+  0,
+  -1,
+  2 ** 31,
+  1.5,
+  1e308,
+  true,
+  [],
+  ['x'],
+  [null],
+  Array.from({ length: 2000 }, (_, i) => `v${i}`),
+  {},
+  { type: 'space' },
+  { before: { type: 'space', space: '' } },
+  deep(20),
+];
+
+/** Hostile path segments (already URL-encoded where needed). */
+const BAD_SEGMENTS = ['%20', '%00', '%FF', '%2F', '%252e', 'x'.repeat(3000), '%F0%9F%98%80', "'", '*', '%22%3E%3Cscript%3E'];
+
+/** Hostile query-string values. */
+const BAD_QUERY_VALUES = [
+  '',
+  '-1',
+  '0',
+  '1001',
+  '99999999999999999999',
+  '1e309',
+  'NaN',
+  'abc',
+  '%00',
+  'x'.repeat(3000),
+  encodeCursor(['-271821-04-20T00:00:00.000Z', 'a']),
+  encodeCursor(['a\u0000', 'b']),
+  '!!!',
+];
+
+/** Bodies that are no JSON object at all. */
+const BAD_RAW_BODIES = ['', 'null', '[]', '"x"', '{', '{"a":', '\u0000', `{"x":${'['.repeat(100)}${']'.repeat(100)}}`];
+
+function rootField(schema: GraphQLSchema, key: string): GraphQLField<unknown, unknown> {
+  const [root, name] = key.split('.');
+  return (root === 'Query' ? schema.getQueryType() : schema.getMutationType())!.getFields()[name];
+}
+
+/** Well-typed (but hostile) GraphQL values for an argument: wrong content within the right type. */
+function typedHostileValues(type: GraphQLInputType): unknown[] {
+  const nullable = getNullableType(type);
+  if (isListType(nullable)) return [[], typedHostileValues(nullable.ofType as GraphQLInputType).slice(0, 3)];
+  const named = getNamedType(type);
+  if (isEnumType(named)) return [named.getValues()[0].value];
+  if (isInputObjectType(named)) return [{}];
+  if (isScalarType(named)) {
+    switch (named.name) {
+      case 'Int':
+        return [-1, 0, 2 ** 31 - 1];
+      case 'Float':
+        return [-1, 1e308];
+      case 'Boolean':
+        return [true, false];
+      case 'JSON':
+        return [null, 'x', [], {}, deep(10), { x: { value: LONG } }];
+      case 'DateTime':
+        return ['0001-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z'];
+      default:
+        return ['', ' ', LONG, '😀', "'", 'unknownId0000000000001'];
+    }
+  }
+  return [null];
+}
+
+/** Every malformed request, in a fixed order. `ids` fills path parameters with IDs that exist. */
+export function* malformedRequests(routes: RouteTable, schema: GraphQLSchema, ids: Record<string, string>): Generator<FuzzRequest> {
+  for (const [key, route] of Object.entries(routes)) {
+    const field = rootField(schema, key);
+    const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    const fill = (override: Record<string, string> = {}) =>
+      `/v1${route.path.replace(/\{(\w+)\}/g, (_m, name: string) => override[name] ?? encodeURIComponent(ids[name] ?? 'unknown0000000000001'))}`;
+    const others = field.args.filter((a) => !pathParams.includes(a.name));
+    const isBody = ['POST', 'PUT', 'PATCH'].includes(route.method);
+    const rest = (path: string, body?: unknown, raw?: string): FuzzRequest => ({ kind: 'rest', method: route.method, path, body, raw });
+
+    for (const param of pathParams) for (const segment of BAD_SEGMENTS) yield rest(fill({ [param]: segment }), isBody ? {} : undefined);
+    if (isBody) {
+      for (const raw of BAD_RAW_BODIES) yield rest(fill(), undefined, raw);
+      for (const arg of others) for (const value of BAD_JSON_VALUES) yield rest(fill(), { [arg.name]: value });
+      yield rest(fill(), Object.fromEntries(others.map((a, i) => [a.name, BAD_JSON_VALUES[i % BAD_JSON_VALUES.length]])));
+    } else {
+      for (const arg of others) {
+        for (const value of BAD_QUERY_VALUES) yield rest(`${fill()}?${arg.name}=${encodeURIComponent(value)}`);
+        yield rest(`${fill()}?${arg.name}=a&${arg.name}=b`);
+      }
+    }
+  }
+
+  for (const [operation, root] of [['query', schema.getQueryType()!], ['mutation', schema.getMutationType()!]] as const) {
+    for (const field of Object.values(root.getFields())) {
+      const defs = field.args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
+      const call = field.args.map((a) => `${a.name}: $${a.name}`).join(', ');
+      const selection = isObjectType(getNamedType(field.type)) ? '{ __typename }' : '';
+      const query = `${operation}${defs ? `(${defs})` : ''} { ${field.name}${call ? `(${call})` : ''} ${selection} }`;
+      const base = Object.fromEntries(field.args.map((a) => [a.name, ids[a.name] ?? typedHostileValues(a.type)[0]]));
+      for (const arg of field.args) {
+        for (const value of typedHostileValues(arg.type)) {
+          yield { kind: 'graphql', query, variables: { ...base, [arg.name]: value }, label: `${field.name}(${arg.name}: ${JSON.stringify(value).slice(0, 100)})` };
+        }
+      }
+    }
+  }
+}
+
+/** A failure the fuzzers report: an answer ≥ 500, a REST failure without the error body, an internal GraphQL error. */
+export function fuzzFailure(request: FuzzRequest, status: number, text: string): string | null {
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (request.kind === 'rest') {
+    const bad = status >= 500 || (status >= 400 && (body?.error?.code !== status || typeof body?.error?.message !== 'string'));
+    return bad ? `${request.method} ${request.path.slice(0, 200)} ${request.raw ?? JSON.stringify(request.body ?? null).slice(0, 200)} → ${status} ${text.slice(0, 300)}` : null;
+  }
+  const internal = (body?.errors ?? []).some((e: any) => !e.extensions?.code || e.extensions.code === 'INTERNAL_SERVER_ERROR');
+  return status >= 500 || internal ? `${request.label} → ${status} ${text.slice(0, 300)}` : null;
+}
