@@ -5,6 +5,7 @@
 // whenever a server answers on postgres://postgres@127.0.0.1:5432 — they are simply not registered when
 // neither is available, which is reported on stderr.
 import { connect, type Socket } from 'node:net';
+import { execSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +15,7 @@ import {
   postgresQuery,
   postgresReachable,
   randomToken,
+  REPO_ROOT,
   startServer,
   tempDir,
   type ServerProcess,
@@ -318,6 +320,20 @@ if (runPostgres) {
     });
   });
 }
+
+describe('the built server, as npm start runs it', { timeout: 180_000 }, () => {
+  it('compiles to dist/, starts with the idle collector, serves, and stops on SIGTERM', async () => {
+    execSync('npm run build', { cwd: REPO_ROOT, stdio: 'pipe' });
+    const adminToken = randomToken();
+    const server = await startServer({ DATA_DIR: scratchDir('dp-built-'), ADMIN_TOKEN: adminToken, LOG_LEVEL: 'debug' }, 60_000, { built: true });
+    const created = await http(server, 'POST', '/v1/admin/users', adminToken, { email: 'built@example.com', displayName: 'Built' });
+    expect(created.status).toBe(201);
+    expect((await http(server, 'GET', '/v1/user', created.body.token)).body.email).toBe('built@example.com');
+    // --expose-gc is on: after the requests and 5 idle seconds the server collects garbage.
+    await waitFor(() => server.logs().some((l) => l.msg === 'idle garbage collection'), 15_000);
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+  });
+});
 
 /** The table Prisma maps the User model to ("User" or "users", depending on @@map). */
 async function userTable(url: string): Promise<string> {
