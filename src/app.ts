@@ -7,10 +7,11 @@ import { restRoutes, schema } from './graphql/schema.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { errorResponse } from './rest/errors.ts';
-import { containsNul, useRestApi } from './rest/plugin.ts';
+import { useRestApi } from './rest/plugin.ts';
+import { containsNul } from './rest/request-body.ts';
 import { useSamlSignIn } from './modules/sso/saml.plugin.ts';
 import { SSO_BASE_PATH } from './modules/sso/saml.urls.ts';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind, type ASTNode } from 'graphql';
 import { useBodyLimit } from './http/body-limit.ts';
 import { boundedParserCache } from './graphql/document-cache.ts';
 import { useGraphqlLimits } from './graphql/limits.ts';
@@ -59,7 +60,8 @@ function useNoNulInput(): Plugin {
 
 /**
  * graphql-js reports bad variables (wrong type, missing, unknown enum value) without a code; give them
- * BAD_REQUEST like our own input errors, so every GraphQL error carries `extensions.code`.
+ * BAD_REQUEST like our own input errors, so every GraphQL error carries `extensions.code`. They are the
+ * errors about a variable definition (graphql-js attaches that node to them), whatever their wording.
  */
 function useInputErrorCodes(): Plugin {
   return {
@@ -68,7 +70,7 @@ function useInputErrorCodes(): Plugin {
         onExecuteDone({ result }) {
           if (!('errors' in result) || !result.errors) return;
           for (const error of result.errors) {
-            if (!error.extensions?.code && /^Variable "\$\w+"/.test(error.message)) {
+            if (!error.extensions?.code && error.nodes?.some((node: ASTNode) => node.kind === Kind.VARIABLE_DEFINITION)) {
               (error.extensions as Record<string, unknown>).code = 'BAD_REQUEST';
             }
           }

@@ -1,4 +1,4 @@
-import type { CompiledRoute } from './route-table.ts';
+import type { RouteTable } from './route-table.ts';
 
 /**
  * The OpenAPI document of the REST surface, from the one SOFA generates, adjusted to what is served:
@@ -6,13 +6,12 @@ import type { CompiledRoute } from './route-table.ts';
  * operation IDs named after the root fields, empty 204 responses, bearer authentication, our server URL
  * and the error body.
  */
-export function buildOpenApiDocument(generated: any, routes: CompiledRoute[], apiUrl: string) {
+export function buildOpenApiDocument(generated: any, table: RouteTable, apiUrl: string) {
   const document = structuredClone(generated);
   const paths: Record<string, Record<string, any>> = {};
-  for (const route of routes) {
-    const sofaPath = route.path.replace(/\{(\w+)\}/g, '{$1}');
-    const operation = structuredClone(generated.paths?.[sofaPath]?.[route.method.toLowerCase()] ?? {});
-    operation.operationId = route.field.split('.')[1];
+  for (const [field, route] of Object.entries(table)) {
+    const operation = structuredClone(generated.paths?.[route.path]?.[route.method.toLowerCase()] ?? {});
+    operation.operationId = field.split('.')[1];
     if (operation.requestBody) describeBodyFields(operation, route.query ?? []);
     operation.tags = route.tags;
     const responses = operation.responses ?? {};
