@@ -2,6 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import type { Db } from '../db/client.ts';
 import type { Viewer } from '../graphql/context.ts';
+import type { Clock } from '../lib/clock.ts';
 import { bearerToken } from '../lib/tokens.ts';
 import { userForToken } from '../modules/users/user.service.ts';
 import { errorResponse } from '../rest/errors.ts';
@@ -14,6 +15,8 @@ export interface RequestAuth {
 
 export interface AuthenticationOptions {
   db: Db;
+  /** Time of a token's use (`lastUsedAt`). */
+  clock: Clock;
   adminToken?: string;
   restBasePath: string;
   graphqlPath: string;
@@ -55,7 +58,7 @@ export function useAuthentication(options: AuthenticationOptions): Plugin {
         if (!isAdminPath) return endResponse(refuse(isGraphql, 403, 'The admin token can only call instance administration routes'));
         auth = { viewer: null, instanceAdmin: true };
       } else {
-        const found = await userForToken(options.db, token);
+        const found = await userForToken(options.db, token, options.clock.now());
         if (!found) return endResponse(refuse(isGraphql, 401, 'Invalid or revoked access token'));
         auth = { viewer: found, instanceAdmin: false };
       }
