@@ -169,6 +169,7 @@ export function createApp(options: AppOptions) {
       useSamlSignIn(services),
       useAuthentication({
         db: services.db,
+        clock: services.clock,
         adminToken: config.adminToken,
         restBasePath: REST_BASE_PATH,
         graphqlPath: GRAPHQL_PATH,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gqlData, gqlError } from './support/assertions.ts';
 import { ADMIN_TOKEN, anonymous, BASE, callerFor, newOrganization, newUser, useHarness } from './support/harness.ts';
 
 const h = useHarness();
@@ -73,7 +74,36 @@ describe('instance administration', () => {
     expect((await admin().rest('GET', '/v1/orgs')).status).toBe(403);
     expect((await admin().rest('GET', '/v1/user')).status).toBe(403);
     expect((await admin().gql('{ user { id } }')).status).toBe(403);
-    expect((await admin().gql('mutation { adminCreateUser(email: "g@x.example", displayName: "G") { token } }')).status).toBe(403);
+  });
+
+  it('creates a user through GraphQL with the admin token, and nothing else there', async () => {
+    const create = 'mutation($e: String!, $n: String!) { adminCreateUser(email: $e, displayName: $n) { user { id email displayName } token } }';
+    const res = await admin().gql(create, { e: 'Graph.Person@Example.com', n: 'Graph Person' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store'); // the body holds a token
+    const created = gqlData(res, 'adminCreateUser');
+    expect(created.user).toMatchObject({ email: 'graph.person@example.com', displayName: 'Graph Person' });
+    expect(created.token).toMatch(/^dp_/);
+    expect((await callerFor(h, created.token).rest('GET', '/v1/user')).body.id).toBe(created.user.id);
+    gqlError(await admin().gql(create, { e: 'graph.person@example.com', n: 'Again' }), 'CONFLICT');
+    gqlError(await admin().gql(create, { e: 'not-an-email', n: 'X' }), 'BAD_REQUEST', '"email"');
+
+    // Any other root field in the operation — beside it, through a fragment, or alone — is refused whole.
+    const refused = [
+      '{ user { id } }',
+      '{ __schema { queryType { name } } }',
+      '{ __typename }',
+      'mutation { adminCreateUser(email: "a1@x.example", displayName: "A") { token } createOrganization(title: "Nope") { id } }',
+      'mutation { ...F } fragment F on Mutation { adminCreateUser(email: "a2@x.example", displayName: "A") { token } createOrganization(title: "Nope") { id } }',
+      'mutation { ... on Mutation { createOrganization(title: "Nope") { id } } }',
+    ];
+    for (const query of refused) {
+      const answer = await admin().gql(query);
+      expect(answer.status, query).toBe(403);
+      gqlError(answer, 'FORBIDDEN');
+    }
+    expect(await h.db.user.count({ where: { email: { in: ['a1@x.example', 'a2@x.example'] } } })).toBe(0);
+    expect(await h.db.organization.count({ where: { title: 'Nope' } })).toBe(0);
   });
 
   it('is refused to ordinary users (403) and to anonymous callers (401)', async () => {

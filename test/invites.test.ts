@@ -115,6 +115,49 @@ describe('joining with an e-mail invitation', () => {
     expect(await memberRole(o, invitee.userId)).toBe('edit');
   });
 
+  it('someone who joined and left is invited afresh, with the new role (REST)', async () => {
+    const { admin, organizationId: o } = await newOrganization(h, 'Rejoin');
+    const person = await newUser(h, 'Returning');
+    await admin.rest('POST', invitesPath(o), { emails: [person.email], role: 'read' });
+    const [first] = (await person.rest('GET', '/v1/user/invitations')).body.items;
+    expect((await person.rest('POST', `${invitesPath(o)}/${first.id}`)).status).toBe(200);
+    expect((await person.rest('DELETE', `/v1/orgs/${o}/members/${person.userId}`)).status).toBe(204);
+
+    h.clock.advance(1000);
+    const again = await admin.rest('POST', invitesPath(o), { emails: [person.email], role: 'edit' });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toEqual({ users: [person.userId], invited: 1, failedSSOEmails: [] });
+    const pending = await person.rest('GET', '/v1/user/invitations');
+    expect(pending.body.count).toBe(1);
+    expect(pending.body.items[0]).toMatchObject({ role: 'edit', organization: { id: o } });
+    expect(pending.body.items[0].id).not.toBe(first.id);
+    expect((await person.rest('POST', `${invitesPath(o)}/${pending.body.items[0].id}`)).status).toBe(200);
+    expect(await memberRole(o, person.userId)).toBe('edit');
+    expect((await person.rest('GET', '/v1/user/invitations')).body.count).toBe(0);
+    // Sending the pending invitation again still counts nothing new; members are still not invited.
+    expect((await admin.rest('POST', invitesPath(o), { emails: [person.email] })).body).toMatchObject({ invited: 0, users: [] });
+  });
+
+  it('someone who joined and left is invited afresh, with the new role (GraphQL)', async () => {
+    const { admin, organizationId: o } = await newOrganization(h, 'Rejoin GraphQL');
+    const person = await newUser(h, 'Returning Graph');
+    const invite = `mutation($o: String!, $e: [String!]!, $r: Role) { inviteUsersToOrganization(organizationId: $o, emails: $e, role: $r) { users invited failedSSOEmails } }`;
+    const invitations = `{ userInvitations { count items { id role organization { id } } } }`;
+    const join = `mutation($o: String!, $i: String!) { joinOrganization(organizationId: $o, inviteId: $i) }`;
+    expect(gqlData(await admin.gql(invite, { o, e: [person.email], r: 'read' }), 'inviteUsersToOrganization').invited).toBe(1);
+    const first = gqlData(await person.gql(invitations), 'userInvitations').items[0];
+    gqlData(await person.gql(join, { o, i: first.id }), 'joinOrganization');
+    gqlData(await person.gql(`mutation($o: String!, $u: String!) { removeOrganizationMember(organizationId: $o, userId: $u) }`, { o, u: person.userId }), 'removeOrganizationMember');
+
+    const again = gqlData(await admin.gql(invite, { o, e: [person.email], r: 'edit' }), 'inviteUsersToOrganization');
+    expect(again).toEqual({ users: [person.userId], invited: 1, failedSSOEmails: [] });
+    const list = gqlData(await person.gql(invitations), 'userInvitations');
+    expect(list.count).toBe(1);
+    expect(list.items[0]).toMatchObject({ role: 'edit', organization: { id: o } });
+    gqlData(await person.gql(join, { o, i: list.items[0].id }), 'joinOrganization');
+    expect(await memberRole(o, person.userId)).toBe('edit');
+  });
+
   it('a pending user created later claims the invitation, and joins through GraphQL', async () => {
     const { admin, organizationId: o } = await newOrganization(h);
     await admin.rest('POST', invitesPath(o), { emails: ['later.person@example.com'], role: 'comment' });

@@ -5,12 +5,12 @@ import { anonymous, newMember, newOrganization, newUser, useHarness } from './su
 const h = useHarness();
 
 // Fields GitBook's schema requires that the API description does not name (so we do not serve them).
-const ORG_EXTRAS = ['mergeRules', 'Organization.permissions.view', 'view', 'access', 'ownTeam', 'createOpenAPISpec', 'viewBilling', 'listMembers', 'listTeams', 'listIntegrations', 'listInstallations', 'installIntegration', 'canCheckout', 'pricing', 'usageAddons', 'canChangeInterval', 'canUseSAML', 'creditsBundle', 'aiCreditAlertThreshold', 'endDate'];
+const ORG_EXTRAS = ['mergeRules', 'Organization.permissions.view', 'view', 'access', 'ownTeam', 'createOpenAPISpec', 'viewBilling', 'listMembers', 'listTeams', 'listIntegrations', 'listInstallations', 'installIntegration', 'canCheckout', 'pricing', 'usageAddons', 'canChangeInterval', 'canUseSAML', 'creditsBundle', 'aiCreditAlertThreshold'];
 const expectGitBookShape = (operationId: string, status: number, body: unknown) =>
   expect(validateGitBookResponse(operationId, status, body, { ignoreMissing: ORG_EXTRAS })).toEqual([]);
 
 const ORG_FIELDS = `object id title createdAt emailDomains hostname type useCase communityType defaultRole
-  defaultContent { type site } sso ai inviteLinks plan billing { interval hasPaymentFailed isScheduledToCancel }
+  defaultContent { type site } sso ai inviteLinks plan billing { interval endDate hasPaymentFailed isScheduledToCancel }
   urls { location app logo } trial { status count } customHostname blocked { reason } permissions { admin createContent }`;
 
 describe('POST /orgs (createOrganization)', () => {
@@ -103,6 +103,27 @@ describe('GET /orgs and GET /orgs/{organizationId}', () => {
       expect(res.body.error.message).toMatch(/"(limit|page)"/);
     }
     expect((await user.rest('GET', '/v1/orgs?limit=1000')).status).toBe(200);
+  });
+
+  it("billing.endDate ends the current monthly period counted from the organization's creation (REST and GraphQL)", async () => {
+    const { admin, organizationId } = await newOrganization(h, 'Billed');
+    // Created on a 31st: periods end on 30 Nov, 31 Dec, 31 Jan, 28 Feb (clamped), 31 Mar, at 12:00 UTC.
+    await h.db.organization.update({ where: { id: organizationId }, data: { createdAt: new Date('2025-10-31T12:00:00.000Z') } });
+    const endDate = async () => {
+      const rest = await admin.rest('GET', `/v1/orgs/${organizationId}`);
+      expectGitBookShape('getOrganizationById', 200, rest.body);
+      const gql = await admin.gql(`query($id: String!) { organization(organizationId: $id) { billing { endDate } } }`, { id: organizationId });
+      expect(gql.body.data.organization.billing.endDate).toBe(rest.body.billing.endDate);
+      return rest.body.billing.endDate;
+    };
+    const moveClockTo = (iso: string) => h.clock.advance(new Date(iso).getTime() - h.clock.now().getTime());
+    expect(h.clock.now() < new Date('2026-01-31T12:00:00.000Z')).toBe(true);
+    moveClockTo('2026-01-15T00:00:00.000Z');
+    expect(await endDate()).toBe('2026-01-31T12:00:00.000Z');
+    moveClockTo('2026-01-31T12:00:00.000Z');
+    expect(await endDate()).toBe('2026-02-28T12:00:00.000Z');
+    moveClockTo('2026-02-28T12:00:00.001Z');
+    expect(await endDate()).toBe('2026-03-31T12:00:00.000Z');
   });
 
   it('returns every documented field to a member', async () => {

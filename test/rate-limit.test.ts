@@ -239,6 +239,18 @@ describe('stricter limits: SAML routes and the admin route (per IP)', () => {
     expect((await send(ip, 'POST', '/v1/admin/users', ADMIN_TOKEN, { email: 'bad' })).status).toBe(400);
     await expect429(await send(ip, 'POST', '/v1/admin/users', ADMIN_TOKEN, { email: 'late@example.com', displayName: 'L' }), 'rest');
   });
+
+  it('the admin token on /graphql shares the admin route budget of its IP', async () => {
+    const ip = newIp();
+    const create = (email: string) => gql(ip, ADMIN_TOKEN, `mutation { adminCreateUser(email: "${email}", displayName: "G") { token } }`);
+    expect((await send(ip, 'POST', '/v1/admin/users', ADMIN_TOKEN, { email: 'limited.rest@example.com', displayName: 'R' })).status).toBe(201);
+    const created = await create('limited.graph@example.com');
+    expect(created.status).toBe(200);
+    expect(created.headers.get('ratelimit-limit')).toBe(String(LIMITS.admin.points));
+    expect(created.headers.get('ratelimit-remaining')).toBe('0');
+    await expect429(await create('late.graph@example.com'), 'graphql');
+    await expect429(await send(ip, 'POST', '/v1/admin/users', ADMIN_TOKEN, { email: 'late.rest@example.com', displayName: 'R' }), 'rest');
+  });
 });
 
 describe('behind node:http', () => {

@@ -478,14 +478,26 @@ describe('DELETE /spaces/{id} and POST /spaces/{id}/restore', () => {
     expect((await getSpace(reader, space.id)).id).toBe(space.id);
   });
 
-  it('GraphQL: deleteSpace and restoreSpace; a restored live space is returned as is', async () => {
+  it('GraphQL: deleteSpace and restoreSpace; restoring a space that is not deleted is a conflict', async () => {
     const { admin, o, space } = await setup();
     expect(gqlData(await admin.gql(`mutation($s:String!){deleteSpace(spaceId:$s)}`, { s: space.id }), 'deleteSpace')).toBe(true);
     expect(gqlData(await admin.gql(`query($s:String!){space(spaceId:$s){deletedAt}}`, { s: space.id }), 'space').deletedAt).toBe(h.clock.now().toISOString());
     expect(gqlData(await admin.gql(`query($o:String!){organizationSpaces(organizationId:$o){count}}`, { o }), 'organizationSpaces').count).toBe(0);
-    const restored = gqlData(await admin.gql(`mutation($s:String!){restoreSpace(spaceId:$s){id deletedAt parent}}`, { s: space.id }), 'restoreSpace');
+    const restore = `mutation($s:String!){restoreSpace(spaceId:$s){id deletedAt parent}}`;
+    const restored = gqlData(await admin.gql(restore, { s: space.id }), 'restoreSpace');
     expect(restored).toEqual({ id: space.id, deletedAt: null, parent: space.parent });
-    expect(ok('restoreSpace', await admin.rest('POST', `${spacePath(space.id)}/restore`)).deletedAt).toBeUndefined();
+    gqlError(await admin.gql(restore, { s: space.id }), 'CONFLICT');
+  });
+
+  it('REST: restoring a space that is not deleted, or restored by a concurrent request, answers 409', async () => {
+    const { admin, space } = await setup();
+    expect(restError(await admin.rest('POST', `${spacePath(space.id)}/restore`), 409)).toContain('not deleted');
+    expect(await h.db.space.findUnique({ where: { id: space.id } })).toMatchObject({ deletedAt: null, updatedAt: new Date(space.updatedAt) });
+    ok('deleteSpaceById', await admin.rest('DELETE', spacePath(space.id)), 204);
+    const both = await Promise.all([1, 2].map(() => admin.rest('POST', `${spacePath(space.id)}/restore`)));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(ok('restoreSpace', both.find((r) => r.status === 200)!).deletedAt).toBeUndefined();
+    restError(both.find((r) => r.status === 409)!, 409);
   });
 
   it('a non-admin cannot restore a deleted space: it is not found for them', async () => {

@@ -1,7 +1,10 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
+import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Db } from '../db/client.ts';
 import type { Viewer } from '../graphql/context.ts';
+import { ForbiddenError } from '../graphql/errors.ts';
+import type { Clock } from '../lib/clock.ts';
 import { bearerToken } from '../lib/tokens.ts';
 import { userForToken } from '../modules/users/user.service.ts';
 import { errorResponse } from '../rest/errors.ts';
@@ -14,11 +17,40 @@ export interface RequestAuth {
 
 export interface AuthenticationOptions {
   db: Db;
+  /** Time of a token's use (`lastUsedAt`). */
+  clock: Clock;
   adminToken?: string;
   restBasePath: string;
   graphqlPath: string;
   /** Administration routes (relative to the REST base) that only the ADMIN_TOKEN may call. */
   adminPaths: string[];
+}
+
+/** Root fields the instance ADMIN_TOKEN may run, through either door (the REST routes of `adminPaths`). */
+export const ADMIN_ROOT_FIELDS: ReadonlySet<string> = new Set(['adminCreateUser']);
+const ADMIN_ONLY = 'The admin token can only call instance administration routes';
+
+/** Names of the root fields an operation selects, through fragments too. */
+function rootFieldNames(document: DocumentNode, operationName: string | null | undefined): string[] {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return [];
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const names: string[] = [];
+  const seen = new Set<string>();
+  const visit = (set: SelectionSetNode) => {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) names.push(selection.name.value);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet);
+      else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) visit(fragment.selectionSet);
+      }
+    }
+  };
+  visit(operation.selectionSet);
+  return names;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -34,7 +66,8 @@ function refuse(isGraphql: boolean, status: 401 | 403, message: string): Respons
 /**
  * Every /v1 and /graphql request needs `Authorization: Bearer <token>`, except the OpenAPI document and
  * the GraphiQL page. A personal access token identifies a user; the instance ADMIN_TOKEN may only call
- * the administration routes. A missing, malformed or unknown token is a 401.
+ * the administration operations: their REST routes, or an operation on /graphql selecting nothing but
+ * them (checked before execution, for both doors). A missing, malformed or unknown token is a 401.
  */
 export function useAuthentication(options: AuthenticationOptions): Plugin {
   return {
@@ -52,14 +85,21 @@ export function useAuthentication(options: AuthenticationOptions): Plugin {
       const isAdminPath = isRest && options.adminPaths.includes(path.slice(options.restBasePath.length));
       let auth: RequestAuth;
       if (options.adminToken && sameSecret(token, options.adminToken)) {
-        if (!isAdminPath) return endResponse(refuse(isGraphql, 403, 'The admin token can only call instance administration routes'));
+        // On /graphql the operation is not parsed yet: onExecute below decides.
+        if (isRest && !isAdminPath) return endResponse(refuse(false, 403, ADMIN_ONLY));
         auth = { viewer: null, instanceAdmin: true };
       } else {
-        const found = await userForToken(options.db, token);
+        const found = await userForToken(options.db, token, options.clock.now());
         if (!found) return endResponse(refuse(isGraphql, 401, 'Invalid or revoked access token'));
         auth = { viewer: found, instanceAdmin: false };
       }
       Object.assign(serverContext, { auth });
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      if (!(args.contextValue as { instanceAdmin?: boolean }).instanceAdmin) return;
+      const fields = rootFieldNames(args.document, args.operationName).filter((name) => name !== '__typename');
+      if (fields.length > 0 && fields.every((name) => ADMIN_ROOT_FIELDS.has(name))) return;
+      setResultAndStopExecution({ errors: [new ForbiddenError(ADMIN_ONLY)] });
     },
   };
 }

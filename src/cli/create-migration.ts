@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { collatedColumns, collationFixes } from '../db/collations.ts';
 import { createPglite } from '../db/pglite.ts';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 // Not a direct dependency: it comes with @prisma/adapter-pg at the same version as prisma (7.10.0).
@@ -123,13 +124,21 @@ async function main() {
     return;
   }
 
+  let sql = result.stdout ?? '';
+  // Collations marked in schema.prisma (src/db/collations.ts): a column this migration creates or retypes
+  // would otherwise get the database's default collation.
+  const fixes = collationFixes(sql, collatedColumns(schema));
+  if (fixes.length) {
+    sql += `\n-- Collations marked in schema.prisma (\`Collation "…"\`), which Prisma's diff does not carry.\n${fixes.join('\n')}\n`;
+  }
+
   const dir = path.join(migrationsDir, `${timestamp()}_${name}`);
   if (existsSync(dir)) throw new Error(`The migration directory already exists at ${dir}`);
   await mkdir(dir);
-  await writeFile(path.join(dir, 'migration.sql'), result.stdout ?? '');
+  await writeFile(path.join(dir, 'migration.sql'), sql);
   // `migrate dev` would prefix destructive steps with a /* Warnings: ... */ comment; the wasm engine cannot
   // compute those (its createMigration needs a native shadow database), so point the author at them instead.
-  if (/\bDROP\b/.test(result.stdout ?? '')) console.warn('Note: this migration drops objects; review it for data loss.');
+  if (/\bDROP\b/.test(sql)) console.warn('Note: this migration drops objects; review it for data loss.');
   console.log(path.relative(process.cwd(), dir) || dir);
 }
 

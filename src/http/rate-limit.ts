@@ -77,7 +77,8 @@ async function lockedOutMs(limiter: RateLimiterAbstract, key: string): Promise<n
  *   under its own stricter limit, and requests without credentials per IP. A 401 answered to a request
  *   that sent credentials is counted against its IP afterwards.
  * - `afterAuthentication`: counts every other request per access token (the caller is known by now), or
- *   per IP when there is none (a token sent to a route that needs none, like the OpenAPI document).
+ *   per IP when there is none (a token sent to a route that needs none, like the OpenAPI document); the
+ *   admin token on /graphql counts per IP under the admin route's limit.
  * `/healthz`, CORS preflights and the GraphiQL page are answered before these plugins run: load balancers
  * and browsers may fetch them freely. Every counted response carries RateLimit-Limit/-Remaining/-Reset; a
  * refused one is a 429 with Retry-After, in the REST or GraphQL error shape of its door.
@@ -159,9 +160,17 @@ export function useRateLimit(options: RateLimitOptions): { beforeAuthentication:
     async onRequest({ url, serverContext, endResponse }) {
       const state = stateOf(serverContext);
       if (!state || state.counted) return; // already counted (SAML, admin route)
-      const viewer = (serverContext as ServerContextWithAuth).auth?.viewer;
-      const key = viewer ? `token:${viewer.tokenId}` : `ip:${state.ip}`;
-      const refused = await count(limits.requests, key, state, url.pathname === options.graphqlPath);
+      const auth = (serverContext as ServerContextWithAuth).auth;
+      const graphql = url.pathname === options.graphqlPath;
+      // The admin token on /graphql (where it may run the administration mutation): the admin route's
+      // per-IP budget, shared with the REST admin route.
+      if (auth?.instanceAdmin && graphql) {
+        const refused = await count(limits.admin, state.ip, state, true);
+        if (refused) endResponse(refused);
+        return;
+      }
+      const key = auth?.viewer ? `token:${auth.viewer.tokenId}` : `ip:${state.ip}`;
+      const refused = await count(limits.requests, key, state, graphql);
       if (refused) endResponse(refused);
     },
   };

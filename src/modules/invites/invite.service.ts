@@ -63,6 +63,8 @@ export async function inviteByEmail(
       ),
     );
     const invitees = users.filter((u) => !members.has(u.id));
+    // One pending invitation per person (a partial unique index): someone invited before and since gone
+    // gets a fresh one; an accepted invitation stays as it was.
     const created = await tx.invite.createMany({
       data: invitees.map((u) => ({ id: newId(), organizationId, userId: u.id, role, sso: ssoRequired, invitedById: viewer.user.id, createdAt: now })),
       skipDuplicates: true,

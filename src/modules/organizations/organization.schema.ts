@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { RoleEnum } from '../../graphql/enums.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
+import { monthlyPeriodEnd } from '../../lib/billing-period.ts';
 import { graphOnly, restNull } from '../../graphql/rest-fields.ts';
 import { organizationPermissions, canSeeBilling } from './organization.policy.ts';
 import {
@@ -32,7 +33,11 @@ const OrganizationTrial = builder.simpleObject('OrganizationTrial', {
 const OrganizationBilling = builder.simpleObject('OrganizationBilling', {
   fields: (t) => ({
     interval: t.string(),
-    endDate: t.field({ type: 'DateTime', nullable: true }),
+    endDate: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: "End of the current billing period: monthly periods counted from the organization's creation",
+    }),
     hasPaymentFailed: t.boolean(),
     isScheduledToCancel: t.boolean(),
   }),
@@ -68,9 +73,10 @@ export const OrganizationRef = builder.prismaObject('Organization', {
       type: OrganizationBilling,
       nullable: true,
       description: 'Only shown to members of the organization',
+      // Monthly periods counted from the organization's creation; endDate ends the current one.
       resolve: async (o, _args, ctx) =>
         canSeeBilling(await ctx.loaders.viewerMembership.load(o.id))
-          ? { interval: 'monthly', endDate: null, hasPaymentFailed: false, isScheduledToCancel: false }
+          ? { interval: 'monthly', endDate: monthlyPeriodEnd(o.createdAt, ctx.clock.now()), hasPaymentFailed: false, isScheduledToCancel: false }
           : null,
     }),
     urls: t.field({

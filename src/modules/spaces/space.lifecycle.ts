@@ -1,7 +1,7 @@
 import type { Space } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/client.ts';
 import type { Context } from '../../graphql/context.ts';
-import { NotFoundError } from '../../graphql/errors.ts';
+import { ConflictError, NotFoundError } from '../../graphql/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { spaceForViewer } from './content-access.ts';
@@ -23,15 +23,20 @@ export async function deleteSpace(ctx: Context, spaceId: string): Promise<boolea
 /**
  * Brings a deleted space back whole: into its parent — its collection if that still exists, else the top
  * level — at its old place when no sibling took that key meanwhile, else at the end. After the retention
- * window the space is gone (404), whether or not the purge job ran.
+ * window the space is gone (404), whether or not the purge job ran. A space that is not deleted, or was
+ * restored by a concurrent request meanwhile, cannot be restored: 409.
  */
 export async function restoreSpace(ctx: Context, spaceId: string): Promise<Space> {
   const { space } = await spaceForViewer(ctx, spaceId, 'admin', { allowDeleted: true });
-  if (!space.deletedAt) return space;
+  const notDeleted = new ConflictError(`Space "${spaceId}" is not deleted: there is nothing to restore`);
+  if (!space.deletedAt) throw notDeleted;
   const now = ctx.clock.now();
   if (expired(space.deletedAt, now)) throw new NotFoundError(`Space "${spaceId}" not found`);
   return ctx.db.$transaction(async (tx) => {
     await lockOrganization(tx, space.organizationId);
+    // Every writer of the tree holds this lock: a restore that got here first has finished.
+    const current = await tx.space.findUnique({ where: { id: space.id }, select: { deletedAt: true } });
+    if (!current?.deletedAt) throw notDeleted;
     const collection = space.collectionId ? await tx.collection.findUnique({ where: { id: space.collectionId } }) : null;
     const keepsParent =
       space.collectionId === null || (collection !== null && collection.deletedAt === null && collection.organizationId === space.organizationId);

@@ -37,13 +37,34 @@ export async function createUserWithToken(db: Db, input: NewUser, now = new Date
   }
 }
 
-/** The user a bearer token belongs to (and the organization it is scoped to), or null for an unknown token. */
+/** A token's `lastUsedAt` is written at most this often: within it, a request writes nothing. */
+export const TOKEN_LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * The user a bearer token belongs to (and the organization it is scoped to), or null for an unknown token.
+ * The same single statement records the use (`lastUsedAt = now`) when the last recorded one is older than
+ * a minute: no statement is added to a request, and a write happens at most once a minute per token
+ * (concurrent requests re-check the condition on the locked row, so only one of them writes).
+ */
 export async function userForToken(
   db: Db,
   token: string,
+  now = new Date(),
 ): Promise<{ user: User; tokenId: string; scopeOrganizationId: string | null } | null> {
-  const row = await db.accessToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
-  return row ? { user: row.user, tokenId: row.id, scopeOrganizationId: row.organizationId } : null;
+  const tokenHash = hashToken(token);
+  const staleBefore = new Date(now.getTime() - TOKEN_LAST_USED_RESOLUTION_MS);
+  const rows = await db.$queryRaw<(User & { tokenId: string; scopeOrganizationId: string | null })[]>`
+    WITH "touched" AS (
+      UPDATE "AccessToken" SET "lastUsedAt" = ${now}
+      WHERE "tokenHash" = ${tokenHash} AND ("lastUsedAt" IS NULL OR "lastUsedAt" <= ${staleBefore})
+      RETURNING "id"
+    )
+    SELECT t."id" AS "tokenId", t."organizationId" AS "scopeOrganizationId", u.*
+    FROM "AccessToken" t JOIN "User" u ON u."id" = t."userId"
+    WHERE t."tokenHash" = ${tokenHash}`;
+  if (rows.length === 0) return null;
+  const { tokenId, scopeOrganizationId, ...user } = rows[0];
+  return { user, tokenId, scopeOrganizationId };
 }
 
 /** Users for these (normalised) e-mail addresses, creating pending records for unknown ones. */
