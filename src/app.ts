@@ -2,7 +2,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { useAuthentication, type RequestAuth } from './auth/authentication.ts';
-import { createContext, type AppServices } from './graphql/context.ts';
+import { createContext, type AppServices } from './core/context.ts';
 import { restRoutes, schema } from './graphql/schema.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createLogger, type Logger } from './lib/logger.ts';

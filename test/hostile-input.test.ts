@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { restRoutes } from '../src/graphql/schema.ts';
-import { encodeCursor } from '../src/lib/pagination.ts';
+import { encodeCursor } from '../src/core/pagination.ts';
 import { gqlError, restError } from './support/assertions.ts';
 import { BASE, newOrganization, useHarness, type HttpResult } from './support/harness.ts';
 

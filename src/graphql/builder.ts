@@ -3,7 +3,7 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
-import type { Context } from './context.ts';
+import type { Context } from '../core/context.ts';
 
 /**
  * The one Pothos builder. Domain modules add their types and root fields to it; `schema.ts` imports

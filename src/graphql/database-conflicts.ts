@@ -1,5 +1,6 @@
 import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
-import { conflictFromDatabase, isRetryableConflict } from './errors.ts';
+import { domainErrorFromDatabase } from '../core/errors.ts';
+import { isRetryableConflict } from '../db/errors.ts';
 
 /** How many times a root field runs in all when the database reports a deadlock or serialization failure. */
 export const RESOLVER_ATTEMPTS = 4;
@@ -31,7 +32,7 @@ export function withDatabaseConflicts(schema: GraphQLSchema): GraphQLSchema {
 }
 
 const rethrowMapped = (error: unknown): never => {
-  throw conflictFromDatabase(error) ?? error;
+  throw domainErrorFromDatabase(error) ?? error;
 };
 
 /** Nested fields: synchronous results stay synchronous (most fields just read a property). */

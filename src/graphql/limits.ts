@@ -18,7 +18,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { RequestLimits } from '../config.ts';
 import { nestingDepth } from '../lib/body.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../lib/pagination.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../core/pagination.ts';
 
 /**
  * Limits on what one GraphQL request may ask for, so that no single request can hold the server:

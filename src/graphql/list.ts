@@ -2,7 +2,7 @@ import type { ObjectRef } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder } from './builder.ts';
-import type { Context } from './context.ts';
+import type { Context } from '../core/context.ts';
 
 /**
  * The documented list envelope `{ items, count, next: { page } }`, one object type per item type

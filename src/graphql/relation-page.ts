@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import { afterCursorWhere, decodeCursor, orderByKeys, resolveLimit, toPage, type ListArgs, type Page, type SortKey } from '../lib/pagination.ts';
-import type { Context } from './context.ts';
+import { afterCursorWhere, decodeCursor, orderByKeys, resolveLimit, toPage, type ListArgs, type Page, type SortKey } from '../core/pagination.ts';
+import type { Context } from '../core/context.ts';
 
 /**
  * Paginated one-to-many lists on graph fields (e.g. `Organization.members`), batched: a query over

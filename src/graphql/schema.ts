@@ -2,33 +2,41 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.ts';
 import { withDatabaseConflicts } from './database-conflicts.ts';
 import './scalars.ts';
-import '../modules/users/user.schema.ts';
-import '../modules/organizations/organization.schema.ts';
-import '../modules/members/member.schema.ts';
-import '../modules/teams/team.schema.ts';
-import '../modules/spaces/space.schema.ts';
-import '../modules/collections/collection.schema.ts';
-import '../modules/invites/invite.schema.ts';
-import '../modules/organizations/organization.graph.ts';
-import { customFieldRoutes } from '../modules/custom-fields/custom-field.schema.ts';
-import { samlProviderRoutes } from '../modules/sso/saml-provider.schema.ts';
-import { userRoutes } from '../modules/users/user.rest.ts';
-import { organizationRoutes } from '../modules/organizations/organization.rest.ts';
-import { memberRoutes } from '../modules/members/member.rest.ts';
-import { teamRoutes } from '../modules/teams/team.rest.ts';
-import { spaceRoutes } from '../modules/spaces/space.rest.ts';
-import { collectionRoutes } from '../modules/collections/collection.rest.ts';
-import { inviteRoutes } from '../modules/invites/invite.rest.ts';
-import type { RouteTable } from '../rest/route-table.ts';
+import type { DomainModule, RouteTable } from '../rest/route-table.ts';
+import { collectionsModule } from '../modules/collections/index.ts';
+import { customFieldsModule } from '../modules/custom-fields/index.ts';
+import { invitesModule } from '../modules/invites/index.ts';
+import { membersModule } from '../modules/members/index.ts';
+import { organizationsModule } from '../modules/organizations/index.ts';
+import { spacesModule } from '../modules/spaces/index.ts';
+import { ssoModule } from '../modules/sso/index.ts';
+import { teamsModule } from '../modules/teams/index.ts';
+import { usersModule } from '../modules/users/index.ts';
 
 /**
- * The whole schema: every domain module registers its types and root fields on the builder. Database
- * conflicts in any root field answer 409 (or are retried), see database-conflicts.ts.
+ * The domain modules. Importing one registers its types and root fields on the builder (Pothos
+ * resolves references when the schema is built, so the order here does not matter).
+ */
+const modules: DomainModule[] = [
+  usersModule,
+  organizationsModule,
+  membersModule,
+  teamsModule,
+  invitesModule,
+  spacesModule,
+  collectionsModule,
+  customFieldsModule,
+  ssoModule,
+];
+
+/**
+ * The whole schema. Database conflicts in any root field answer 409 (or are retried), see
+ * database-conflicts.ts.
  */
 export const schema = withDatabaseConflicts(builder.toSchema({ sortSchema: true }));
 
 /** Every REST route, from the modules' route tables. */
-export const restRoutes: RouteTable = { ...userRoutes, ...organizationRoutes, ...memberRoutes, ...teamRoutes, ...spaceRoutes, ...collectionRoutes, ...inviteRoutes, ...customFieldRoutes, ...samlProviderRoutes };
+export const restRoutes: RouteTable = Object.assign({}, ...modules.map((m) => m.routes));
 
 /** The committed schema.graphql: generated, sorted. */
 export function printedSchema(): string {

@@ -33,3 +33,12 @@ export function pathParameters(path: string): string[] {
 export function toRouterPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
+
+/**
+ * What a domain module gives the app: importing its `index.ts` registers its types and root fields on
+ * the builder; `routes` is its REST route table.
+ */
+export interface DomainModule {
+  name: string;
+  routes: RouteTable;
+}

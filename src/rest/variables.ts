@@ -10,7 +10,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { BadRequestError } from '../graphql/errors.ts';
+import { BadRequestError } from '../core/errors.ts';
 import { pathParameters, type RestRoute } from './route-table.ts';
 
 /** What a REST request carries besides its path: the query string and the JSON body (already read). */

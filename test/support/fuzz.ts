@@ -10,7 +10,7 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import { encodeCursor } from '../../src/lib/pagination.ts';
+import { encodeCursor } from '../../src/core/pagination.ts';
 import type { RouteTable } from '../../src/rest/route-table.ts';
 
 /**

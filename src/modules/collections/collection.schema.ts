@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { RoleEnum } from '../../graphql/enums.ts';
+import { RoleEnum } from '../organizations/role.schema.ts';
 import { listArgs, listItemsQuery, listType } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { loadRelationPage } from '../../graphql/relation-page.ts';

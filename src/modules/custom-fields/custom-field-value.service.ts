@@ -1,7 +1,7 @@
 import { Prisma, type CustomField } from '../../generated/prisma/client.ts';
-import type { Context } from '../../graphql/context.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
-import { orderByKeys } from '../../lib/pagination.ts';
+import type { Context } from '../../core/context.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { orderByKeys } from '../../core/pagination.ts';
 import { spaceForViewer } from '../spaces/content-access.ts';
 import { canReadSpaceFieldValues, canSetSpaceFieldValues } from './custom-field.policy.ts';
 import { CUSTOM_FIELD_SORT } from './custom-field.service.ts';

@@ -152,4 +152,3 @@ builder.mutationFields((t) => ({
 }));
 
 /** Importing this module registers its schema; its REST routes come with it. */
-export { customFieldRoutes } from './custom-field.rest.ts';

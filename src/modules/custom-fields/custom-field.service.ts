@@ -1,9 +1,9 @@
 import type { CustomField, Prisma } from '../../generated/prisma/client.ts';
-import type { Context } from '../../graphql/context.ts';
-import { BadRequestError, ConflictError, ForbiddenError, isUniqueViolation, NotFoundError } from '../../graphql/errors.ts';
+import type { Context } from '../../core/context.ts';
+import { BadRequestError, ForbiddenError, NotFoundError, rethrowDatabaseError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { paginate, type ListArgs, type SortKey } from '../../lib/pagination.ts';
-import { checkArraySize, checkLength, checkPattern, rejectNull } from '../../lib/validate.ts';
+import { paginate, type ListArgs, type SortKey } from '../../core/pagination.ts';
+import { checkArraySize, checkLength, checkPattern, rejectNull } from '../../core/validate.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
 import { canManageCustomFields, canReadCustomFields } from './custom-field.policy.ts';
 import { fieldTypeName, hasOptions, parseFieldType, pruneToOptions } from './custom-field.types.ts';
@@ -113,8 +113,7 @@ export async function createCustomField(ctx: Context, organizationId: string, in
       },
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ConflictError(`A custom field named "${input.name}" already exists in this organization`);
-    throw error;
+    rethrowDatabaseError(error, { unique: `A custom field named "${input.name}" already exists in this organization` });
   }
 }
 

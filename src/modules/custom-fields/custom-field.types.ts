@@ -1,5 +1,5 @@
 import type { CustomFieldType } from '../../generated/prisma/client.ts';
-import { BadRequestError } from '../../graphql/errors.ts';
+import { BadRequestError } from '../../core/errors.ts';
 
 /**
  * The type set of custom fields and how a value of each type is checked and stored. Pure functions:

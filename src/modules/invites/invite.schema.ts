@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { RoleEnum } from '../../graphql/enums.ts';
+import { RoleEnum } from '../organizations/role.schema.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { restNull } from '../../graphql/rest-fields.ts';
 import { OrganizationRef } from '../organizations/organization.schema.ts';

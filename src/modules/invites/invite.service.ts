@@ -1,10 +1,10 @@
 import type { Organization, Prisma, Role } from '../../generated/prisma/client.ts';
-import type { Context } from '../../graphql/context.ts';
-import { viewerMayActIn, viewerOf } from '../../graphql/context.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
+import type { Context } from '../../core/context.ts';
+import { viewerMayActIn, viewerOf } from '../../core/context.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { paginate, type ListArgs } from '../../lib/pagination.ts';
-import { isEmail, rejectNull } from '../../lib/validate.ts';
+import { paginate, type ListArgs } from '../../core/pagination.ts';
+import { isEmail, rejectNull } from '../../core/validate.ts';
 import { organizationForAdmin } from '../organizations/organization.access.ts';
 import { usersForEmails } from '../users/user.service.ts';
 

@@ -1,11 +1,11 @@
 import { SignJWT } from 'jose';
 import type { Member, Prisma, Role } from '../../generated/prisma/client.ts';
-import type { Context } from '../../graphql/context.ts';
-import { viewerOf } from '../../graphql/context.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
-import { instanceSecret } from '../../lib/instance-secrets.ts';
-import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../lib/pagination.ts';
-import { checkLength } from '../../lib/validate.ts';
+import type { Context } from '../../core/context.ts';
+import { viewerOf } from '../../core/context.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { instanceSecret } from '../../db/instance-secrets.ts';
+import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
+import { checkLength } from '../../core/validate.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
 import { canChangeMemberRole, canListMembers, canRemoveMember, canSeeMember, canSetMemberSso } from './member.policy.ts';
 

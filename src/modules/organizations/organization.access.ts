@@ -1,6 +1,6 @@
 import type { Member, Organization } from '../../generated/prisma/client.ts';
-import type { Context } from '../../graphql/context.ts';
-import { ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
+import type { Context } from '../../core/context.ts';
+import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { blockedBySso, canAdministerOrganization, canReadOrganization } from './organization.policy.ts';
 
 export interface OrganizationAccess {

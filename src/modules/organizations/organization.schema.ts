@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { RoleEnum } from '../../graphql/enums.ts';
+import { RoleEnum } from './role.schema.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { monthlyPeriodEnd } from '../../lib/billing-period.ts';
 import { graphOnly, restNull } from '../../graphql/rest-fields.ts';

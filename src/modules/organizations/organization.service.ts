@@ -1,10 +1,10 @@
 import type { Organization, Role } from '../../generated/prisma/client.ts';
-import type { Context } from '../../graphql/context.ts';
-import { viewerOf } from '../../graphql/context.ts';
-import { BadRequestError, ConflictError, ForbiddenError, isUniqueViolation } from '../../graphql/errors.ts';
+import type { Context } from '../../core/context.ts';
+import { viewerOf } from '../../core/context.ts';
+import { BadRequestError, ForbiddenError, rethrowDatabaseError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { paginate, type ListArgs } from '../../lib/pagination.ts';
-import { checkLength, checkPattern, isDomain, rejectNull } from '../../lib/validate.ts';
+import { paginate, type ListArgs } from '../../core/pagination.ts';
+import { checkLength, checkPattern, isDomain, rejectNull } from '../../core/validate.ts';
 import { organizationForAdmin } from './organization.access.ts';
 
 const TITLE_PATTERN = /^\S(.*\S)?$/s;
@@ -134,8 +134,7 @@ export async function updateOrganization(ctx: Context, input: UpdateOrganization
       },
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ConflictError(`Hostname "${input.hostname}" is already taken`);
-    throw error;
+    rethrowDatabaseError(error, { unique: `Hostname "${input.hostname}" is already taken` });
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Collection, Prisma, Role, Space } from '../../generated/prisma/client.ts';
-import type { Context } from '../../graphql/context.ts';
-import { ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
-import type { CollectionNode } from '../../graphql/loaders.ts';
+import type { Context } from '../../core/context.ts';
+import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import type { CollectionNode } from '../../core/loaders.ts';
 import { assertNotBlockedBySso } from '../organizations/organization.access.ts';
 import { atLeast } from '../organizations/roles.ts';
 import { effectiveLevel } from './access-level.ts';

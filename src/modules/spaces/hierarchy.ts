@@ -1,6 +1,6 @@
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { Prisma } from '../../generated/prisma/client.ts';
-import { BadRequestError, ConflictError } from '../../graphql/errors.ts';
+import { BadRequestError, ConflictError } from '../../core/errors.ts';
 
 /**
  * Sibling order in the content tree. Collections and spaces under the same parent (a collection, or the

@@ -1,8 +1,8 @@
 import type { Prisma, Role } from '../../generated/prisma/client.ts';
-import type { Context } from '../../graphql/context.ts';
-import { viewerOf } from '../../graphql/context.ts';
-import { ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
-import { paginate, type ItemQuery, type ListArgs } from '../../lib/pagination.ts';
+import type { Context } from '../../core/context.ts';
+import { viewerOf } from '../../core/context.ts';
+import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { paginate, type ItemQuery, type ListArgs } from '../../core/pagination.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
 import { canAdministerOrganization } from '../organizations/organization.policy.ts';
 import { effectiveLevel } from './access-level.ts';

@@ -1,7 +1,7 @@
 import type { Space } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/client.ts';
-import type { Context } from '../../graphql/context.ts';
-import { ConflictError, NotFoundError } from '../../graphql/errors.ts';
+import type { Context } from '../../core/context.ts';
+import { ConflictError, NotFoundError } from '../../core/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { spaceForViewer } from './content-access.ts';

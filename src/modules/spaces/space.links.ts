@@ -1,7 +1,7 @@
 import path from 'node:path/posix';
 import MarkdownIt from 'markdown-it';
-import type { Context } from '../../graphql/context.ts';
-import { decodeCursor, encodeCursor, resolveLimit, type ListArgs } from '../../lib/pagination.ts';
+import type { Context } from '../../core/context.ts';
+import { decodeCursor, encodeCursor, resolveLimit, type ListArgs } from '../../core/pagination.ts';
 import { spaceForViewer } from './content-access.ts';
 
 /**

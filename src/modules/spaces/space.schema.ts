@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { RoleEnum } from '../../graphql/enums.ts';
+import { RoleEnum } from '../organizations/role.schema.ts';
 import { listArgs, listItemsQuery, ListNextRef, listType, OrderEnum } from '../../graphql/list.ts';
 import { stringEnumScalar } from '../../graphql/string-enum.ts';
 import { LINK_STATUSES, listSpaceLinks, type LinkRecord } from './space.links.ts';

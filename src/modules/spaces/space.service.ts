@@ -1,9 +1,9 @@
 import type { EditMode, Prisma, Role, Space, SpaceVisibility } from '../../generated/prisma/client.ts';
-import type { Context } from '../../graphql/context.ts';
-import { BadRequestError, ForbiddenError } from '../../graphql/errors.ts';
+import type { Context } from '../../core/context.ts';
+import { BadRequestError, ForbiddenError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../lib/pagination.ts';
-import { checkLength, rejectNull } from '../../lib/validate.ts';
+import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
+import { checkLength, rejectNull } from '../../core/validate.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
 import { canAdminister, canCreateIn } from './access-level.ts';
 import { collectionForViewer, creationLevel, spaceForViewer, visibleSpacesWhere } from './content-access.ts';

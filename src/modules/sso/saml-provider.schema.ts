@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
 import type { Team } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
-import type { Context } from '../../graphql/context.ts';
-import { RoleEnum } from '../../graphql/enums.ts';
+import type { Context } from '../../core/context.ts';
+import { RoleEnum } from '../organizations/role.schema.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { restNull } from '../../graphql/rest-fields.ts';
 import { TeamRef } from '../teams/team.schema.ts';
@@ -175,4 +175,3 @@ builder.mutationFields((t) => ({
 }));
 
 /** Importing this module registers its schema; its REST routes come with it. */
-export { samlProviderRoutes } from './saml-provider.rest.ts';

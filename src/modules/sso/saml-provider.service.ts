@@ -1,10 +1,10 @@
 import { X509Certificate } from 'node:crypto';
 import type { Prisma, Role, SamlProvider } from '../../generated/prisma/client.ts';
-import type { Context } from '../../graphql/context.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
+import type { Context } from '../../core/context.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { paginate, type ListArgs, type SortKey } from '../../lib/pagination.ts';
-import { checkLength, rejectNull } from '../../lib/validate.ts';
+import { paginate, type ListArgs, type SortKey } from '../../core/pagination.ts';
+import { checkLength, rejectNull } from '../../core/validate.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
 import { canListSsoLogins, canManageSamlProviders } from './saml-provider.policy.ts';
 import { serviceProviderUrls } from './saml.urls.ts';

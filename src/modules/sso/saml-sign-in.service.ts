@@ -1,6 +1,6 @@
 import type { Prisma, SamlProvider, User } from '../../generated/prisma/client.ts';
-import type { AppServices } from '../../graphql/context.ts';
-import { BadRequestError, ForbiddenError, NotFoundError, UnauthenticatedError } from '../../graphql/errors.ts';
+import type { AppServices } from '../../core/context.ts';
+import { BadRequestError, ForbiddenError, NotFoundError, UnauthenticatedError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { generateTokenSecret, hashToken } from '../../lib/tokens.ts';
 import { isProviderActive } from './saml-provider.policy.ts';

@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { User } from '../../generated/prisma/client.ts';
-import type { AppServices } from '../../graphql/context.ts';
-import { AppError, BadRequestError, NotFoundError } from '../../graphql/errors.ts';
+import type { AppServices } from '../../core/context.ts';
+import { AppError, BadRequestError, NotFoundError } from '../../core/errors.ts';
 import { payloadTooLarge } from '../../http/body-limit.ts';
 import { BodyTooLargeError, readTextWithLimit } from '../../lib/body.ts';
 import { requestLogger } from '../../http/request-id.ts';

@@ -1,6 +1,6 @@
 import { generateServiceProviderMetadata, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import type { SamlProvider } from '../../generated/prisma/client.ts';
-import { isEmail } from '../../lib/validate.ts';
+import { isEmail } from '../../core/validate.ts';
 import { serviceProviderUrls } from './saml.urls.ts';
 
 /**

@@ -1,15 +1,28 @@
-import type { Context } from '../../graphql/context.ts';
-import { loadRelationPage } from '../../graphql/relation-page.ts';
-import type { ListArgs } from '../../lib/pagination.ts';
-import { TEAM_MEMBER_SORT } from './team.service.ts';
+import { builder } from '../../graphql/builder.ts';
+import { graphOnly } from '../../graphql/rest-fields.ts';
+import { guestsSeeOnlyThemselves } from '../members/member.service.ts';
+import { OrganizationRef } from '../organizations/organization.schema.ts';
+import { organizationPage, withoutOrganization } from '../organizations/organization.relations.ts';
+import { canListTeams } from './team.policy.ts';
+import { teamListArgs, TeamList } from './team.schema.ts';
+import { TEAM_SORT, teamListWhere, type TeamListFilter } from './team.service.ts';
 
-/** `Team.memberships`: the caller already reached the team, so its organization membership is checked. */
-export function loadTeamMembersPage(ctx: Context, teamId: string, args: ListArgs, itemQuery: { include?: unknown; select?: unknown }) {
-  return loadRelationPage(
-    ctx,
-    { name: 'Team.memberships', parentModel: 'team', relation: 'members', keys: () => TEAM_MEMBER_SORT, where: () => ({}) },
-    teamId,
-    args,
-    itemQuery,
-  );
-}
+/** `Organization.teams` (GraphQL only): the teams list, reached from its organization. */
+builder.prismaObjectFields(OrganizationRef, (t) => ({
+  teams: t.field({
+    type: TeamList,
+    description: 'Teams of the organization (same arguments as the teams list)',
+    args: teamListArgs,
+    extensions: graphOnly,
+    resolve: (org, args, ctx, info) =>
+      organizationPage<TeamListFilter>(
+        ctx,
+        info,
+        org.id,
+        { name: 'Organization.teams', relation: 'teams', keys: () => TEAM_SORT, where: (a) => withoutOrganization(teamListWhere(org.id, a)) },
+        args,
+        canListTeams,
+        guestsSeeOnlyThemselves,
+      ),
+  }),
+}));

@@ -1,9 +1,8 @@
 import { builder } from '../../graphql/builder.ts';
-import { TeamRoleEnum } from '../../graphql/enums.ts';
 import { listArgs, listItemsQuery, listType } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { MemberRef } from '../members/member.schema.ts';
-import { loadTeamMembersPage } from './team.graph.ts';
+import { loadTeamMembersPage } from './team.relations.ts';
 import {
   addTeamMember,
   createTeam,
@@ -16,6 +15,11 @@ import {
   renameTeam,
   updateTeamMembers,
 } from './team.service.ts';
+
+export const TeamRoleEnum = builder.enumType('TeamRole', {
+  description: 'Role in a team: owner (can manage team members) or member',
+  values: ['owner', 'member'] as const,
+});
 
 const TeamRoleObject = builder.simpleObject('TeamRoleInfo', {
   fields: (t) => ({ role: t.field({ type: TeamRoleEnum }) }),

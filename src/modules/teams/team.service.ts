@@ -1,10 +1,10 @@
 import { Prisma, type Team, type TeamRole } from '../../generated/prisma/client.ts';
-import type { Context } from '../../graphql/context.ts';
-import { viewerOf } from '../../graphql/context.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../graphql/errors.ts';
+import type { Context } from '../../core/context.ts';
+import { viewerOf } from '../../core/context.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../lib/pagination.ts';
-import { checkLength, isEmail, rejectNull } from '../../lib/validate.ts';
+import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
+import { checkLength, isEmail, rejectNull } from '../../core/validate.ts';
 import { organizationForMember, type OrganizationAccess } from '../organizations/organization.access.ts';
 import { canAdministerTeams, canListTeams, canManageTeamMembers } from './team.policy.ts';
 

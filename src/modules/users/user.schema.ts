@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
-import { viewerOf } from '../../graphql/context.ts';
-import { ForbiddenError } from '../../graphql/errors.ts';
+import { viewerOf } from '../../core/context.ts';
+import { ForbiddenError } from '../../core/errors.ts';
 import { createUserWithToken } from './user.service.ts';
 
 const UserUrls = builder.simpleObject('UserUrls', { fields: (t) => ({ location: t.string() }) });

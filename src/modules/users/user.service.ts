@@ -1,9 +1,9 @@
 import type { Prisma, User } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/client.ts';
-import { BadRequestError, ConflictError, isUniqueViolation } from '../../graphql/errors.ts';
+import { BadRequestError, rethrowDatabaseError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { generateTokenSecret, hashToken } from '../../lib/tokens.ts';
-import { checkLength, isEmail } from '../../lib/validate.ts';
+import { checkLength, isEmail } from '../../core/validate.ts';
 
 export interface NewUser {
   email: string;
@@ -32,8 +32,7 @@ export async function createUserWithToken(db: Db, input: NewUser, now = new Date
       return { user, token };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ConflictError(`A user with e-mail "${email}" already exists`);
-    throw error;
+    rethrowDatabaseError(error, { unique: `A user with e-mail "${email}" already exists` });
   }
 }
 

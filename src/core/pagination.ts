@@ -1,4 +1,4 @@
-import { BadRequestError } from '../graphql/errors.ts';
+import { BadRequestError } from './errors.ts';
 import { checkRange } from './validate.ts';
 
 /**

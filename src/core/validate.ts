@@ -1,4 +1,4 @@
-import { BadRequestError } from '../graphql/errors.ts';
+import { BadRequestError } from './errors.ts';
 
 /**
  * Input checks beyond what GraphQL types express (lengths, patterns, bounds). Each throws a 400 that

@@ -1,0 +1,6 @@
+import './space.schema.ts';
+import './space.graph.ts';
+import type { DomainModule } from '../../rest/route-table.ts';
+import { spaceRoutes } from './space.rest.ts';
+
+export const spacesModule: DomainModule = { name: 'spaces', routes: spaceRoutes };

@@ -1,0 +1,28 @@
+import { builder } from '../../graphql/builder.ts';
+import { listArgs } from '../../graphql/list.ts';
+import { graphOnly } from '../../graphql/rest-fields.ts';
+import { OrganizationRef } from '../organizations/organization.schema.ts';
+import { organizationPage } from '../organizations/organization.relations.ts';
+import { reachableSpacesWhere } from './content-access.ts';
+import { SpaceList } from './space.schema.ts';
+import { SPACE_LIST_ORDER } from './space.service.ts';
+
+/** `Organization.spaces` (GraphQL only): the spaces the caller can access, reached from their organization. */
+builder.prismaObjectFields(OrganizationRef, (t) => ({
+  // One filter serves every organization in the batch: members with a role reach every live space,
+  // guests those granted to them (or their teams).
+  spaces: t.field({
+    type: SpaceList,
+    description: 'Spaces of the organization the caller can access',
+    args: listArgs,
+    extensions: graphOnly,
+    resolve: (org, args, ctx, info) =>
+      organizationPage(
+        ctx,
+        info,
+        org.id,
+        { name: 'Organization.spaces', relation: 'spaces', keys: () => SPACE_LIST_ORDER, where: () => reachableSpacesWhere(ctx.viewer?.user.id ?? '') },
+        args,
+      ),
+  }),
+}));
