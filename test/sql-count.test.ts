@@ -72,3 +72,90 @@ describe('SQL statements per request do not grow with the list (no N+1)', () => 
     expect(many.count).toBe(few.count);
   });
 });
+
+/**
+ * The statement budget of every GET route, authentication included: a get route costs the token
+ * lookup, one access statement and one read (≤ 3); a list route the token, access, page and count
+ * (≤ 4) — whatever the page length or the relations its REST shape needs. `npm run bench` prints this table.
+ */
+export const ROUTE_BUDGETS: Record<string, number> = {
+  'GET /v1/user': 1,
+  'GET /v1/user/invitations': 3,
+  'GET /v1/orgs': 4,
+  'GET /v1/orgs/{o}': 3,
+  'GET /v1/email-domains/{domain}/orgs': 4,
+  'GET /v1/orgs/{o}/members': 4,
+  'GET /v1/orgs/{o}/members/{u}': 3,
+  'GET /v1/orgs/{o}/members/{u}/teams': 4,
+  'GET /v1/orgs/{o}/members/{u}/spaces': 4,
+  'GET /v1/orgs/{o}/teams': 4,
+  'GET /v1/orgs/{o}/teams/{t}': 3,
+  'GET /v1/orgs/{o}/teams/{t}/members': 4,
+  'GET /v1/orgs/{o}/collections': 4,
+  'GET /v1/collections/{c}': 3,
+  'GET /v1/collections/{c}/spaces': 4,
+  'GET /v1/orgs/{o}/spaces': 4,
+  'GET /v1/spaces/{s}': 3,
+  'GET /v1/spaces/{s}/links': 4,
+  'GET /v1/spaces/{s}/custom-fields': 3,
+  'GET /v1/orgs/{o}/custom-fields': 4,
+  'GET /v1/orgs/{o}/custom-fields/{f}': 3,
+  'GET /v1/orgs/{o}/link-invites': 4,
+  'GET /v1/orgs/{o}/link-invites/{i}': 3,
+  'GET /v1/orgs/{o}/saml': 4,
+  'GET /v1/orgs/{o}/saml/{p}': 3,
+  'GET /v1/orgs/{o}/sso': 3,
+};
+
+describe('statement budget per GET route (token, access, page, count)', () => {
+  it('every GET route stays within its budget, for an admin, a reader and a guest, with full pages', { timeout: 120_000 }, async () => {
+    const { admin, organizationId: o } = await newOrganization(h, 'Budget');
+    const reader = await newMember(h, o, 'read');
+    const guest = await newMember(h, o, null);
+    const others = [] as Caller[];
+    for (let i = 0; i < 6; i++) others.push(await newMember(h, o, i % 2 ? 'edit' : 'read'));
+    const team = (await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'T', members: [reader.userId, guest.userId, ...others.map((m) => m.userId)] })).body;
+    await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'T2', members: [reader.userId] });
+    const parent = (await admin.rest('POST', `/v1/orgs/${o}/collections`, { title: 'Parent' })).body;
+    const collection = (await admin.rest('POST', `/v1/orgs/${o}/collections`, { title: 'C', parent: parent.id })).body;
+    await admin.rest('PATCH', `/v1/collections/${parent.id}`, { defaultLevel: 'comment' });
+    const spaces = [] as any[];
+    for (let i = 0; i < 8; i++) {
+      h.clock.advance(10);
+      spaces.push((await admin.rest('POST', `/v1/orgs/${o}/spaces`, { title: `S${i}`, parent: i % 2 ? collection.id : undefined })).body);
+    }
+    const space = spaces[1];
+    await h.db.spaceUserGrant.create({ data: { spaceId: space.id, organizationId: o, userId: guest.userId, role: 'edit' } });
+    await h.db.spaceTeamGrant.create({ data: { spaceId: spaces[2].id, teamId: team.id, role: 'review' } });
+    await admin.rest('POST', `/v1/orgs/${o}/custom-fields`, { name: 'owner', type: 'text' });
+    await admin.rest('PATCH', `/v1/spaces/${space.id}/custom-fields`, { values: { owner: { value: 'x' } } });
+    const link = (await admin.rest('POST', `/v1/orgs/${o}/link-invites`, { role: 'read' })).body;
+    const saml = (await admin.rest('POST', `/v1/orgs/${o}/saml`, { label: 'IdP' })).body;
+    await admin.rest('POST', `/v1/orgs/${o}/invites`, { emails: [reader.email.replace('@', '+x@'), 'someone@example.com'] });
+    const path = (route: string) =>
+      route
+        .slice(4)
+        .replace('{o}', o)
+        .replace('{u}', reader.userId)
+        .replace('{t}', team.id)
+        .replace('{c}', collection.id)
+        .replace('{s}', space.id)
+        .replace('{f}', 'owner')
+        .replace('{i}', link.id)
+        .replace('{p}', saml.id)
+        .replace('{domain}', 'example.com');
+    const measured: Record<string, number> = {};
+    for (const [route, budget] of Object.entries(ROUTE_BUDGETS)) {
+      let worst = 0;
+      for (const caller of [admin, reader, guest]) {
+        const { count, result } = await countQueries(() => caller.rest('GET', `${path(route)}${route.endsWith('s') ? '?limit=100' : ''}`));
+        if (caller === admin) expect(result.status, `${route}: ${result.text}`).toBe(200);
+        worst = Math.max(worst, count);
+      }
+      measured[route] = worst;
+    }
+    console.table(Object.entries(ROUTE_BUDGETS).map(([route, budget]) => ({ route, budget, measured: measured[route] })));
+    const over = Object.entries(ROUTE_BUDGETS).filter(([route, budget]) => measured[route] > budget);
+    expect(over.map(([route]) => `${route}: ${measured[route]}`)).toEqual([]);
+  });
+});

@@ -73,10 +73,11 @@ export const SpaceRef = builder.prismaObject('Space', {
     parent: t.exposeString('collectionId', { nullable: true, description: 'ID of the parent collection' }),
     revision: t.string({ description: 'ID of the active revision', resolve: (s) => s.revisionId ?? '' }),
     defaultLevel: t.expose('defaultLevel', { type: RoleEnum }),
-    comments: t.relationCount('comments', { where: { status: 'open', parentId: null }, description: 'Open comments' }),
-    changeRequests: t.relationCount('changeRequests', { description: 'All change requests' }),
-    changeRequestsOpen: t.relationCount('changeRequests', { where: { status: 'open' } }),
-    changeRequestsDraft: t.relationCount('changeRequests', { where: { status: 'draft' } }),
+    // Counter columns kept by triggers (migration space_counters): read with the row, never counted per row.
+    comments: t.exposeInt('openCommentCount', { description: 'Open comments' }),
+    changeRequests: t.exposeInt('changeRequestCount', { description: 'All change requests' }),
+    changeRequestsOpen: t.exposeInt('openChangeRequestCount'),
+    changeRequestsDraft: t.exposeInt('draftChangeRequestCount'),
     permissions: t.field({
       type: SpacePermissions,
       resolve: async (s, _args, ctx) => spacePermissions(await viewerSpaceLevel(ctx, s)),
