@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller } from './support/harness.ts';
 import { newMember, newOrganization, useHarness } from './support/harness.ts';
+import { ROUTE_BUDGETS } from './support/route-budgets.ts';
 
 const h = useHarness();
 
@@ -73,40 +74,6 @@ describe('SQL statements per request do not grow with the list (no N+1)', () => 
   });
 });
 
-/**
- * The statement budget of every GET route, authentication included: a get route costs the token
- * lookup, one access statement and one read (≤ 3); a list route the token, access, page and count
- * (≤ 4) — whatever the page length or the relations its REST shape needs. `npm run bench` prints this table.
- */
-export const ROUTE_BUDGETS: Record<string, number> = {
-  'GET /v1/user': 1,
-  'GET /v1/user/invitations': 3,
-  'GET /v1/orgs': 4,
-  'GET /v1/orgs/{o}': 3,
-  'GET /v1/email-domains/{domain}/orgs': 4,
-  'GET /v1/orgs/{o}/members': 4,
-  'GET /v1/orgs/{o}/members/{u}': 3,
-  'GET /v1/orgs/{o}/members/{u}/teams': 4,
-  'GET /v1/orgs/{o}/members/{u}/spaces': 4,
-  'GET /v1/orgs/{o}/teams': 4,
-  'GET /v1/orgs/{o}/teams/{t}': 3,
-  'GET /v1/orgs/{o}/teams/{t}/members': 4,
-  'GET /v1/orgs/{o}/collections': 4,
-  'GET /v1/collections/{c}': 3,
-  'GET /v1/collections/{c}/spaces': 4,
-  'GET /v1/orgs/{o}/spaces': 4,
-  'GET /v1/spaces/{s}': 3,
-  'GET /v1/spaces/{s}/links': 4,
-  'GET /v1/spaces/{s}/custom-fields': 3,
-  'GET /v1/orgs/{o}/custom-fields': 4,
-  'GET /v1/orgs/{o}/custom-fields/{f}': 3,
-  'GET /v1/orgs/{o}/link-invites': 4,
-  'GET /v1/orgs/{o}/link-invites/{i}': 3,
-  'GET /v1/orgs/{o}/saml': 4,
-  'GET /v1/orgs/{o}/saml/{p}': 3,
-  'GET /v1/orgs/{o}/sso': 3,
-};
-
 describe('statement budget per GET route (token, access, page, count)', () => {
   it('every GET route stays within its budget, for an admin, a reader and a guest, with full pages', { timeout: 120_000 }, async () => {
     const { admin, organizationId: o } = await newOrganization(h, 'Budget');
@@ -148,7 +115,9 @@ describe('statement budget per GET route (token, access, page, count)', () => {
     for (const [route, budget] of Object.entries(ROUTE_BUDGETS)) {
       let worst = 0;
       for (const caller of [admin, reader, guest]) {
+        const before = h.store.queries.length;
         const { count, result } = await countQueries(() => caller.rest('GET', `${path(route)}${route.endsWith('s') ? '?limit=100' : ''}`));
+        if (count > budget && process.env.SQL_BUDGET_DEBUG) console.log(route, h.store.queries.slice(before).map((q) => q.slice(0, 300)));
         if (caller === admin) expect(result.status, `${route}: ${result.text}`).toBe(200);
         worst = Math.max(worst, count);
       }

@@ -5,11 +5,25 @@ import { viewerMayActIn, type Context } from './context.ts';
 /** What level computations need of an organization's collections: one row each, loaded once. */
 export type CollectionNode = Pick<Collection, 'id' | 'parentId' | 'defaultLevel' | 'deletedAt' | 'organizationId'>;
 
+/** Everything an access check needs of one organization: the row, the viewer's membership, the collection tree. */
+export interface OrganizationAccessRecord {
+  organization: Organization;
+  membership: Member | null;
+  collections: Map<string, CollectionNode>;
+}
+
 /**
- * Per-request batching. Resolvers of a list ask for "the viewer's membership in org X" or "the grants
- * on space Y" once per item; DataLoader turns those into one `IN (...)` query per request.
+ * Per-request batching: the one cache of a request (DataLoader; plugin-prisma's `queryFromInfo` folds
+ * the relations of a list into its page query). Resolvers of a list ask for "the viewer's membership in
+ * org X" or "the grants on space Y" once per item; a loader turns those into one query per request.
+ *
+ * Access checks cost one statement: `organizationAccess` reads an organization with the viewer's
+ * membership and its collection tree in one query (`organization`, `viewerMembership` and
+ * `organizationCollections` are views of it), and `space` / `collection` read the record together with
+ * all of that (and the viewer's grants on a space) in one query, priming the other loaders.
  */
 export interface Loaders {
+  organizationAccess: DataLoader<string, OrganizationAccessRecord | null>;
   organization: DataLoader<string, Organization | null>;
   viewerMembership: DataLoader<string, Member | null>;
   space: DataLoader<string, Space | null>;
@@ -18,50 +32,113 @@ export interface Loaders {
   organizationCollections: DataLoader<string, Map<string, CollectionNode>>;
   /** Levels granted to the viewer on a space, directly or through teams. */
   viewerSpaceGrants: DataLoader<string, Role[]>;
+  /** Per-request loaders of other modules, by name (one cache per request, see `keyedLoader`). */
+  named: Map<string, DataLoader<any, any>>;
 }
+
+export const COLLECTION_NODE_SELECT = { id: true, parentId: true, defaultLevel: true, deletedAt: true, organizationId: true } as const;
+
+/** The Prisma `select` of the viewer's grants on a space (direct and through teams), for page queries. */
+export function viewerGrantsSelect(userId: string) {
+  return {
+    userGrants: { where: { userId }, select: { role: true } },
+    teamGrants: { where: { team: { members: { some: { userId } } } }, select: { role: true } },
+  } as const;
+}
+
+type WithGrants = { userGrants?: { role: Role }[]; teamGrants?: { role: Role }[] };
+const grantRoles = (row: WithGrants): Role[] => [...(row.userGrants ?? []), ...(row.teamGrants ?? [])].map((g) => g.role);
 
 function byKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K): (V | null)[] {
   const map = new Map(rows.map((r) => [keyOf(r), r]));
   return keys.map((k) => map.get(k) ?? null);
 }
 
+/** A per-request loader owned by another module, created on first use (e.g. relation pages, SAML). */
+export function keyedLoader<K, V>(ctx: Context, name: string, create: () => DataLoader<K, V>): DataLoader<K, V> {
+  let loader = ctx.loaders.named.get(name);
+  if (!loader) ctx.loaders.named.set(name, (loader = create()));
+  return loader;
+}
+
 export function createLoaders(ctx: Context): Loaders {
   const viewerId = () => ctx.viewer?.user.id ?? '';
-  return {
-    organization: new DataLoader(async (ids) =>
-      byKey(ids, await ctx.db.organization.findMany({ where: { id: { in: [...ids] } } }), (r) => r.id),
-    ),
-    // Every per-organization permission starts from this membership; a scoped token has none outside
-    // its organization, so it is an outsider there without each service having to know about scopes.
-    viewerMembership: new DataLoader(async (organizationIds) => {
-      const allowed = organizationIds.filter((id) => viewerMayActIn(ctx.viewer, id));
-      if (!allowed.length) return organizationIds.map(() => null);
-      const rows = await ctx.db.member.findMany({
-        where: { userId: viewerId(), organizationId: { in: allowed } },
+  const accessInclude = () => ({ members: { where: { userId: viewerId() } }, collections: { select: COLLECTION_NODE_SELECT } });
+  // Every per-organization permission starts from the membership; a scoped token has none outside its
+  // organization, so it is an outsider there without each service having to know about scopes.
+  const toAccess = (row: Organization & { members: Member[]; collections: CollectionNode[] }): OrganizationAccessRecord => {
+    const { members, collections, ...organization } = row;
+    return {
+      organization,
+      membership: viewerMayActIn(ctx.viewer, row.id) ? (members[0] ?? null) : null,
+      collections: new Map(collections.map((c) => [c.id, c])),
+    };
+  };
+  const primeAccess = (row: Parameters<typeof toAccess>[0]) => loaders.organizationAccess.prime(row.id, toAccess(row));
+  const view = <V>(pick: (a: OrganizationAccessRecord | null) => V) =>
+    new DataLoader<string, V>(async (ids) => (await loaders.organizationAccess.loadMany(ids)).map((a) => pick(a instanceof Error ? null : a)));
+
+  const loaders: Loaders = {
+    organizationAccess: new DataLoader(async (ids) => {
+      const rows = await ctx.db.organization.findMany({
+        relationLoadStrategy: 'join',
+        where: { id: { in: [...ids] } },
+        include: accessInclude(),
       });
-      return byKey(organizationIds, rows, (r) => r.organizationId);
+      return byKey(ids, rows.map(toAccess), (a) => a.organization.id);
     }),
-    space: new DataLoader(async (ids) => byKey(ids, await ctx.db.space.findMany({ where: { id: { in: [...ids] } } }), (r) => r.id)),
-    collection: new DataLoader(async (ids) =>
-      byKey(ids, await ctx.db.collection.findMany({ where: { id: { in: [...ids] } } }), (r) => r.id),
-    ),
-    organizationCollections: new DataLoader(async (organizationIds) => {
-      const rows = await ctx.db.collection.findMany({
-        where: { organizationId: { in: [...organizationIds] } },
-        select: { id: true, parentId: true, defaultLevel: true, deletedAt: true, organizationId: true },
+    organization: view((a) => a?.organization ?? null),
+    viewerMembership: view((a) => a?.membership ?? null),
+    organizationCollections: view((a) => a?.collections ?? new Map()),
+    space: new DataLoader(async (ids) => {
+      const rows = await ctx.db.space.findMany({
+        relationLoadStrategy: 'join',
+        where: { id: { in: [...ids] } },
+        include: { ...viewerGrantsSelect(viewerId()), organization: { include: accessInclude() } },
       });
-      return organizationIds.map((o) => new Map(rows.filter((r) => r.organizationId === o).map((r) => [r.id, r])));
+      return byKey(
+        ids,
+        rows.map(({ userGrants, teamGrants, organization, ...space }) => {
+          primeAccess(organization);
+          loaders.viewerSpaceGrants.prime(space.id, grantRoles({ userGrants, teamGrants }));
+          return space;
+        }),
+        (r) => r.id,
+      );
+    }),
+    collection: new DataLoader(async (ids) => {
+      const rows = await ctx.db.collection.findMany({
+        relationLoadStrategy: 'join',
+        where: { id: { in: [...ids] } },
+        include: { organization: { include: accessInclude() } },
+      });
+      return byKey(
+        ids,
+        rows.map(({ organization, ...collection }) => {
+          primeAccess(organization);
+          return collection;
+        }),
+        (r) => r.id,
+      );
     }),
     viewerSpaceGrants: new DataLoader(async (spaceIds) => {
-      const userId = viewerId();
-      const [direct, viaTeams] = await Promise.all([
-        ctx.db.spaceUserGrant.findMany({ where: { userId, spaceId: { in: [...spaceIds] } }, select: { spaceId: true, role: true } }),
-        ctx.db.spaceTeamGrant.findMany({
-          where: { spaceId: { in: [...spaceIds] }, team: { members: { some: { userId } } } },
-          select: { spaceId: true, role: true },
-        }),
-      ]);
-      return spaceIds.map((id) => [...direct, ...viaTeams].filter((g) => g.spaceId === id).map((g) => g.role));
+      const rows = await ctx.db.space.findMany({
+        relationLoadStrategy: 'join',
+        where: { id: { in: [...spaceIds] } },
+        select: { id: true, ...viewerGrantsSelect(viewerId()) },
+      });
+      const byId = new Map(rows.map((r) => [r.id, grantRoles(r)]));
+      return spaceIds.map((id) => byId.get(id) ?? []);
     }),
+    named: new Map(),
   };
+  return loaders;
+}
+
+/** Records the viewer's grants read with a page of spaces (see `viewerGrantsSelect`), and strips them from the rows. */
+export function primeSpaceGrants<T extends { id: string } & WithGrants>(ctx: Context, rows: T[]): Omit<T, 'userGrants' | 'teamGrants'>[] {
+  return rows.map(({ userGrants, teamGrants, ...row }) => {
+    ctx.loaders.viewerSpaceGrants.prime(row.id, grantRoles({ userGrants, teamGrants }));
+    return row;
+  });
 }

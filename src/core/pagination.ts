@@ -32,6 +32,12 @@ type Where = Record<string, unknown>;
 /** Relations and counts to read with every row of a page (a Prisma `include` or `select`). */
 export type ItemQuery = { include?: unknown; select?: unknown };
 
+/** `query` with more relations read alongside (added to its `select`, or to its `include`). */
+export function withRelations(query: ItemQuery | undefined, relations: Record<string, unknown>): ItemQuery {
+  if (query?.select) return { select: { ...(query.select as object), ...relations } };
+  return { include: { ...((query?.include as object) ?? {}), ...relations } };
+}
+
 export function resolveLimit(limit: number | null | undefined): number {
   if (limit === undefined || limit === null) return DEFAULT_LIMIT;
   checkRange('limit', limit, 1, MAX_LIMIT);
@@ -125,7 +131,10 @@ export async function paginate<T extends Record<string, unknown>>(
 ): Promise<Page<T>> {
   const { keys, where } = options;
   const findMany =
-    'model' in options ? (q: PageQuery) => options.model.findMany({ ...options.query, ...q }) : options.findMany;
+    'model' in options
+      ? // Joins (LATERAL subqueries): the relations of the page come in the page's own statement.
+        (q: PageQuery) => options.model.findMany({ relationLoadStrategy: 'join', ...options.query, ...q })
+      : options.findMany;
   const countRows = 'model' in options ? (q: { where: Where }) => options.model.count(q) : options.count;
   const limit = resolveLimit(options.args.limit);
   const pageWhere = options.args.page

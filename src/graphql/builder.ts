@@ -26,7 +26,8 @@ export const builder = new SchemaBuilder<{
     client: (ctx) => ctx.db,
     dmmf: getDatamodel(),
     exposeDescriptions: false,
-    onUnusedQuery: null,
+    // A `query` a resolver receives and drops is a fallback query per item: fail loudly outside production.
+    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'error',
   },
 });
 

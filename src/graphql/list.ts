@@ -33,9 +33,16 @@ export const listArgs = builder.args((t) => ({
 export const OrderEnum = builder.enumType('Order', { values: ['asc', 'desc'] as const });
 
 /**
- * The Prisma `include`/`select` that the requested fields of a list's `items` need (relations, counts),
- * so the page query reads them with the rows instead of Pothos loading them row by row afterwards.
- * `path` leads to the Prisma object inside each item (e.g. `['items', 'space']` for wrapped items).
+ * The Prisma `include`/`select` that the requested fields of a root field's record need (relations,
+ * counts), for the query that loads it: the record and what its shape needs come in one statement.
+ */
+export function recordQuery(ctx: Context, info: GraphQLResolveInfo): { include?: unknown; select?: unknown } {
+  return queryFromInfo({ context: ctx, info }) as { include?: unknown; select?: unknown };
+}
+
+/**
+ * The same for the items of a list: the page query reads them with the rows instead of Pothos loading
+ * them row by row afterwards. `path` leads to the Prisma object inside each item (e.g. `['items', 'space']`).
  */
 export function listItemsQuery(ctx: Context, info: GraphQLResolveInfo, path = ['items']): { include?: unknown; select?: unknown } {
   return queryFromInfo({ context: ctx, info, path }) as { include?: unknown; select?: unknown };

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { afterCursorWhere, decodeCursor, orderByKeys, resolveLimit, toPage, type ListArgs, type Page, type SortKey } from '../core/pagination.ts';
 import type { Context } from '../core/context.ts';
+import { keyedLoader } from '../core/loaders.ts';
 
 /**
  * Paginated one-to-many lists on graph fields (e.g. `Organization.members`), batched: a query over
@@ -19,8 +20,6 @@ export interface RelationPageSpec<Args extends ListArgs> {
   where: (args: Args) => Record<string, unknown>;
 }
 
-const loadersByContext = new WeakMap<Context, Map<string, DataLoader<string, Page<any>>>>();
-
 export function loadRelationPage<Args extends ListArgs>(
   ctx: Context,
   spec: RelationPageSpec<Args>,
@@ -29,15 +28,11 @@ export function loadRelationPage<Args extends ListArgs>(
   /** What each item needs beyond its own columns (Pothos `queryFromInfo` for `items`). */
   itemQuery: { include?: unknown; select?: unknown } = {},
 ): Promise<Page<any>> {
-  let loaders = loadersByContext.get(ctx);
-  if (!loaders) loadersByContext.set(ctx, (loaders = new Map()));
-  // One loader per field and argument set: every parent in the batch shares the same arguments.
-  const loaderKey = `${spec.name}:${JSON.stringify(args)}`;
-  let loader = loaders.get(loaderKey);
-  if (!loader) {
-    loader = new DataLoader((parentIds) => loadPages(ctx, spec, args, itemQuery, parentIds));
-    loaders.set(loaderKey, loader);
-  }
+  // One loader per field and argument set (every parent in the batch shares the same arguments), kept
+  // in the request's loaders like every other per-request cache.
+  const loader = keyedLoader(ctx, `${spec.name}:${JSON.stringify(args)}`, () =>
+    new DataLoader<string, Page<any>>((parentIds) => loadPages(ctx, spec, args, itemQuery, parentIds)),
+  );
   return loader.load(parentId);
 }
 

@@ -1,5 +1,6 @@
 import type { Collection, Prisma, Role } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
+import { viewerSpacePage } from '../spaces/space-pages.ts';
 import { BadRequestError, ForbiddenError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
@@ -115,13 +116,7 @@ export async function deleteCollection(ctx: Context, collectionId: string): Prom
 export async function listCollectionSpaces(ctx: Context, collectionId: string, args: ListArgs, query?: ItemQuery) {
   const { collection } = await collectionForViewer(ctx, collectionId, 'read');
   const where = { ...visibleSpacesWhere(ctx, collection.organizationId), collectionId };
-  return paginate({
-    args,
-    keys: SIBLING_ORDER,
-    where,
-    model: ctx.db.space,
-    query,
-  });
+  return viewerSpacePage(ctx, { args, keys: SIBLING_ORDER, where, query });
 }
 
 /** Moves a collection under another parent (or the top level, `parent: null`), at a position. */

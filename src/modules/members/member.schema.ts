@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { RoleEnum } from '../organizations/role.schema.ts';
 import { ROLES } from '../organizations/roles.ts';
-import { listArgs, listItemsQuery, listType, OrderEnum } from '../../graphql/list.ts';
+import { listArgs, listItemsQuery, listType, OrderEnum, recordQuery } from '../../graphql/list.ts';
 import { restNull } from '../../graphql/rest-fields.ts';
 import {
   getMember,
@@ -69,7 +69,7 @@ builder.queryFields((t) => ({
     type: MemberRef,
     description: 'One member of an organization',
     args: memberPath,
-    resolve: (_root, args, ctx) => getMember(ctx, args.organizationId, args.userId),
+    resolve: (_root, args, ctx, info) => getMember(ctx, args.organizationId, args.userId, recordQuery(ctx, info)),
   }),
 }));
 

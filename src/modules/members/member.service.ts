@@ -64,10 +64,15 @@ export const guestsSeeOnlyThemselves = () => new ForbiddenError('Guests can only
  * A member of an organization the caller belongs to (404 for unknown users and non-members alike).
  * A guest may only ask about themselves: 403 for anyone else, known or not, so nothing is revealed.
  */
-export async function getMember(ctx: Context, organizationId: string, userId: string): Promise<Member> {
+export async function getMember(ctx: Context, organizationId: string, userId: string, query?: ItemQuery): Promise<Member> {
   const { membership } = await organizationForMember(ctx, organizationId);
   if (!canSeeMember(membership, viewerOf(ctx).user.id, { userId })) throw guestsSeeOnlyThemselves();
-  const member = await ctx.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+  // `query`: what the response shape needs (user, counts), read with the member in one statement.
+  const member = await ctx.db.member.findUnique({
+    relationLoadStrategy: 'join',
+    ...(query as object),
+    where: { organizationId_userId: { organizationId, userId } },
+  });
   if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
   return member;
 }

@@ -1,8 +1,8 @@
-import type { Prisma, Role } from '../../generated/prisma/client.ts';
+import type { Member, Prisma, Role, Space } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { viewerOf } from '../../core/context.ts';
 import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
-import { paginate, type ItemQuery, type ListArgs } from '../../core/pagination.ts';
+import { paginate, withRelations, type ItemQuery, type ListArgs } from '../../core/pagination.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
 import { canAdministerOrganization } from '../organizations/organization.policy.ts';
 import { effectiveLevel } from './access-level.ts';
@@ -22,13 +22,13 @@ export async function listMemberSpaces(
 ) {
   const viewer = viewerOf(ctx);
   const { membership } = await organizationForMember(ctx, organizationId);
-  const member = await ctx.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
-  if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
-  if (!canAdministerOrganization(membership) && viewer.user.id !== userId) {
-    throw new ForbiddenError("Only organization admins can list another member's spaces");
-  }
   const where: Prisma.SpaceWhereInput = { organizationId, ...reachableSpacesWhere(userId) };
   const direction = args.order ?? 'desc';
+  let member: Member | undefined;
+  // The grants of the member (for `permission`) and of the viewer (for `space.permissions`) on each space.
+  const users = [...new Set([userId, viewer.user.id])];
+  // Three statements after the access check's: the page (with the member's grants on each space, direct
+  // and through teams), and the member with the count; the collection tree came with the access check.
   const page = await paginate({
     args,
     keys: [
@@ -36,29 +36,53 @@ export async function listMemberSpaces(
       { field: 'id', direction },
     ],
     where,
-    model: ctx.db.space,
-    query,
+    findMany: (q) => ctx.db.space.findMany({ relationLoadStrategy: 'join', ...withRelations(query, grantsOf(users)), ...q } as object),
+    count: async () => {
+      const organization = await ctx.db.organization.findUnique({
+        relationLoadStrategy: 'join',
+        where: { id: organizationId },
+        select: { members: { where: { userId } }, _count: { select: { spaces: { where } } } },
+      });
+      member = organization?.members[0];
+      if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
+      if (!canAdministerOrganization(membership) && viewer.user.id !== userId) {
+        throw new ForbiddenError("Only organization admins can list another member's spaces");
+      }
+      return organization!._count.spaces;
+    },
   });
-  const spaceIds = page.items.map((s) => s.id);
-  const [collections, direct, viaTeams] = await Promise.all([
-    ctx.loaders.organizationCollections.load(organizationId),
-    ctx.db.spaceUserGrant.findMany({ where: { userId, spaceId: { in: spaceIds } }, select: { spaceId: true, role: true } }),
-    ctx.db.spaceTeamGrant.findMany({
-      where: { spaceId: { in: spaceIds }, team: { members: { some: { userId } } } },
-      select: { spaceId: true, role: true },
-    }),
-  ]);
-  const grants = [...direct, ...viaTeams];
+  const collections = await ctx.loaders.organizationCollections.load(organizationId);
   return {
     ...page,
-    items: page.items.map((space) => ({
-      space,
-      permission: effectiveLevel({
-        membership: member,
-        ownLevel: space.defaultLevel,
-        inheritedLevels: ancestorLevels(collections, space.collectionId),
-        grants: grants.filter((g) => g.spaceId === space.id).map((g) => g.role),
-      }) as Role,
-    })),
+    items: (page.items as (Space & GrantRows)[]).map(({ userGrants, teamGrants, ...space }) => {
+      const rolesOf = (user: string) => [
+        ...userGrants.filter((g) => g.userId === user).map((g) => g.role),
+        ...teamGrants.filter((g) => g.team.members.some((m) => m.userId === user)).map((g) => g.role),
+      ];
+      ctx.loaders.viewerSpaceGrants.prime(space.id, rolesOf(viewer.user.id));
+      return {
+        space,
+        permission: effectiveLevel({
+          membership: member!,
+          ownLevel: space.defaultLevel,
+          inheritedLevels: ancestorLevels(collections, space.collectionId),
+          grants: rolesOf(userId),
+        }) as Role,
+      };
+    }),
+  };
+}
+
+type GrantRows = {
+  userGrants: { role: Role; userId: string }[];
+  teamGrants: { role: Role; team: { members: { userId: string }[] } }[];
+};
+
+/** Grants to any of `users` on a space, directly or through their teams, with whom each is for. */
+function grantsOf(users: string[]) {
+  const members = { where: { userId: { in: users } }, select: { userId: true } };
+  return {
+    userGrants: { where: { userId: { in: users } }, select: { role: true, userId: true } },
+    teamGrants: { where: { team: { members: { some: { userId: { in: users } } } } }, select: { role: true, team: { select: { members } } } },
   };
 }

@@ -1,8 +1,9 @@
 import type { EditMode, Prisma, Role, Space, SpaceVisibility } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
+import { viewerSpacePage } from './space-pages.ts';
 import { BadRequestError, ForbiddenError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
+import { type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength, rejectNull } from '../../core/validate.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
 import { canAdminister, canCreateIn } from './access-level.ts';
@@ -88,13 +89,7 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
 
 export async function listOrganizationSpaces(ctx: Context, organizationId: string, args: ListArgs, query?: ItemQuery) {
   await organizationForMember(ctx, organizationId);
-  return paginate({
-    args,
-    keys: SPACE_LIST_ORDER,
-    where: visibleSpacesWhere(ctx, organizationId),
-    model: ctx.db.space,
-    query,
-  });
+  return viewerSpacePage(ctx, { args, keys: SPACE_LIST_ORDER, where: visibleSpacesWhere(ctx, organizationId), query });
 }
 
 /** A space by ID; its admins also get it while it is deleted (with `deletedAt`). */

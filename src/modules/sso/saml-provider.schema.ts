@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { keyedLoader } from '../../core/loaders.ts';
 import type { Team } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
@@ -25,17 +26,13 @@ import { serviceProviderUrls } from './saml.urls.ts';
  * `defaultTeam` is a plain column (no foreign key: deleting the team leaves the provider in place and
  * the field then reads as absent), so it is batched here: one query per request for a whole list.
  */
-const teamLoaders = new WeakMap<Context, DataLoader<string, Team | null>>();
 function teamLoader(ctx: Context): DataLoader<string, Team | null> {
-  let loader = teamLoaders.get(ctx);
-  if (!loader) {
-    loader = new DataLoader(async (ids) => {
+  return keyedLoader(ctx, 'SamlProvider.defaultTeam', () =>
+    new DataLoader<string, Team | null>(async (ids) => {
       const rows = await ctx.db.team.findMany({ where: { id: { in: [...ids] } } });
       return ids.map((id) => rows.find((r) => r.id === id) ?? null);
-    });
-    teamLoaders.set(ctx, loader);
-  }
-  return loader;
+    }),
+  );
 }
 
 const SamlProviderStatusEnum = builder.enumType('SamlProviderStatus', {

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { listArgs, listItemsQuery, listType } from '../../graphql/list.ts';
+import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { MemberRef } from '../members/member.schema.ts';
 import { loadTeamMembersPage } from './team.relations.ts';
@@ -93,7 +93,7 @@ builder.queryFields((t) => ({
     type: TeamRef,
     description: 'One team of an organization',
     args: teamPath,
-    resolve: (_root, args, ctx) => getTeam(ctx, args.organizationId, args.teamId),
+    resolve: (_root, args, ctx, info) => getTeam(ctx, args.organizationId, args.teamId, recordQuery(ctx, info)),
   }),
   organizationTeamMembers: t.field({
     type: TeamMembershipList,

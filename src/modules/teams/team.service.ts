@@ -29,8 +29,8 @@ async function requireTeamAdmin(ctx: Context, organizationId: string): Promise<O
   return access;
 }
 
-async function findTeam(ctx: Context, organizationId: string, teamId: string): Promise<Team> {
-  const team = await ctx.db.team.findFirst({ where: { id: teamId, organizationId } });
+async function findTeam(ctx: Context, organizationId: string, teamId: string, query?: ItemQuery): Promise<Team> {
+  const team = await ctx.db.team.findFirst({ relationLoadStrategy: 'join', ...(query as object), where: { id: teamId, organizationId } });
   if (!team) throw new NotFoundError(`Team "${teamId}" not found in this organization`);
   return team;
 }
@@ -118,9 +118,9 @@ export async function listTeams(ctx: Context, organizationId: string, filter: Te
   });
 }
 
-export async function getTeam(ctx: Context, organizationId: string, teamId: string): Promise<Team> {
+export async function getTeam(ctx: Context, organizationId: string, teamId: string, query?: ItemQuery): Promise<Team> {
   await organizationForTeamReader(ctx, organizationId);
-  return findTeam(ctx, organizationId, teamId);
+  return findTeam(ctx, organizationId, teamId, query);
 }
 
 export async function createTeam(ctx: Context, organizationId: string, input: { title: string; members?: string[] | null }) {
@@ -155,13 +155,20 @@ export async function deleteTeam(ctx: Context, organizationId: string, teamId: s
 
 export async function listTeamMembers(ctx: Context, organizationId: string, teamId: string, args: ListArgs, query?: ItemQuery) {
   await organizationForTeamReader(ctx, organizationId);
-  await findTeam(ctx, organizationId, teamId);
   return paginate({
     args,
     keys: TEAM_MEMBER_SORT,
     where: { teamId },
-    model: ctx.db.teamMember,
-    query,
+    findMany: (q) => ctx.db.teamMember.findMany({ relationLoadStrategy: 'join', ...(query as object), ...q }),
+    // The team's existence and the count in one statement (a missing team: 404, whatever the page).
+    count: async ({ where }) => {
+      const team = await ctx.db.team.findFirst({
+        where: { id: teamId, organizationId },
+        select: { _count: { select: { members: { where } } } },
+      });
+      if (!team) throw new NotFoundError(`Team "${teamId}" not found in this organization`);
+      return team._count.members;
+    },
   });
 }
 
@@ -272,8 +279,6 @@ export async function listMemberTeams(
   query?: ItemQuery,
 ) {
   await organizationForTeamReader(ctx, organizationId);
-  const member = await ctx.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
-  if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
   checkLength('title', filter.title, 0, 64);
   const where: Prisma.TeamMemberWhereInput = { organizationId, userId };
   if (filter.title) where.team = { title: { contains: filter.title, mode: 'insensitive' } };
@@ -284,7 +289,15 @@ export async function listMemberTeams(
       { field: 'teamId', direction: 'asc' },
     ],
     where,
-    model: ctx.db.teamMember,
-    query,
+    findMany: (q) => ctx.db.teamMember.findMany({ relationLoadStrategy: 'join', ...(query as object), ...q }),
+    // The member's existence and the count in one statement (an unknown member: 404, whatever the page).
+    count: async () => {
+      const member = await ctx.db.member.findUnique({
+        where: { organizationId_userId: { organizationId, userId } },
+        select: { _count: { select: { teams: { where: filter.title ? { team: where.team } : {} } } } },
+      });
+      if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
+      return member._count.teams;
+    },
   });
 }

@@ -1,0 +1,34 @@
+/**
+ * The statement budget of every GET route, authentication included: a get route costs the token
+ * lookup, one access statement and one read (≤ 3); a list route the token, access, page and count
+ * (≤ 4) — whatever the page length or the relations its REST shape needs. Asserted per route by
+ * test/sql-count.test.ts (for an admin, a reader and a guest); `npm run bench` prints this table.
+ */
+export const ROUTE_BUDGETS: Record<string, number> = {
+  'GET /v1/user': 1,
+  'GET /v1/user/invitations': 3,
+  'GET /v1/orgs': 4,
+  'GET /v1/orgs/{o}': 3,
+  'GET /v1/email-domains/{domain}/orgs': 4,
+  'GET /v1/orgs/{o}/members': 4,
+  'GET /v1/orgs/{o}/members/{u}': 3,
+  'GET /v1/orgs/{o}/members/{u}/teams': 4,
+  'GET /v1/orgs/{o}/members/{u}/spaces': 4,
+  'GET /v1/orgs/{o}/teams': 4,
+  'GET /v1/orgs/{o}/teams/{t}': 3,
+  'GET /v1/orgs/{o}/teams/{t}/members': 4,
+  'GET /v1/orgs/{o}/collections': 4,
+  'GET /v1/collections/{c}': 3,
+  'GET /v1/collections/{c}/spaces': 4,
+  'GET /v1/orgs/{o}/spaces': 4,
+  'GET /v1/spaces/{s}': 3,
+  'GET /v1/spaces/{s}/links': 4,
+  'GET /v1/spaces/{s}/custom-fields': 3,
+  'GET /v1/orgs/{o}/custom-fields': 4,
+  'GET /v1/orgs/{o}/custom-fields/{f}': 3,
+  'GET /v1/orgs/{o}/link-invites': 4,
+  'GET /v1/orgs/{o}/link-invites/{i}': 3,
+  'GET /v1/orgs/{o}/saml': 4,
+  'GET /v1/orgs/{o}/saml/{p}': 3,
+  'GET /v1/orgs/{o}/sso': 3,
+};
