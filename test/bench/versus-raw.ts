@@ -7,7 +7,6 @@
  * RSS under load, and the server's cold start; then the statement budget of every GET route.
  * Targets (issue §3): REST and GraphQL ≥ 0.3× raw req/s, p50 ≤ 12 ms, RSS ≤ 250 MiB, cold start ≤ 2 s.
  */
-import autocannon from 'autocannon';
 import { execSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -72,10 +71,25 @@ async function waitFor(url: string, child: ChildProcess) {
 }
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
+/** `connections` clients sending requests back to back for `duration` seconds (Node's fetch: undici, keep-alive). */
 async function load(url: string, connections: number, duration: number, method: 'GET' | 'POST', body?: string) {
-  const result = await autocannon({ url, connections, duration, method, headers, body });
-  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result;
+  const latencies: number[] = [];
+  const deadline = performance.now() + duration * 1000;
+  let failures = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) {
+        const start = performance.now();
+        const res = await fetch(url, { method, headers, body });
+        await res.arrayBuffer();
+        if (res.status !== 200) failures++;
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  if (failures || !latencies.length) throw new Error(`${url}: ${failures} failures of ${latencies.length}`);
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / duration, p50: latencies[Math.floor(latencies.length / 2)] };
 }
 
 interface Row { target: string; 'req/s (32 conn)': number; 'vs raw': string; 'p50 ms (1 conn)': number; 'SQL/request': number; 'peak RSS MiB': number }
@@ -86,7 +100,7 @@ async function measure(target: string, pid: number, url: string, method: 'GET' |
   const busy = await load(url, 32, DURATION, method, body);
   clearInterval(sampler);
   const single = await load(url, 1, Math.max(3, DURATION / 2), method, body);
-  return { target, 'req/s (32 conn)': Math.round(busy.requests.average), 'p50 ms (1 conn)': single.latency.p50, 'SQL/request': statements, 'peak RSS MiB': Math.round(peak) };
+  return { target, 'req/s (32 conn)': Math.round(busy.rps), 'p50 ms (1 conn)': Number(single.p50.toFixed(1)), 'SQL/request': statements, 'peak RSS MiB': Math.round(peak) };
 }
 
 // The built server, as `npm start` runs it; cold start = spawn until it answers.
