@@ -2,10 +2,8 @@ import fs from 'node:fs';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { applyMigrations, pgliteSession, pgSession } from './migrate.ts';
-import { createPglite } from './pglite.ts';
 
 export type Db = PrismaClient;
 
@@ -47,6 +45,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openPglite(dataDir: string | undefined, onQuery?: (sql: string) => void): Promise<Database> {
   // PGlite is PostgreSQL compiled to WASM, in-process: one process owns the data directory at a time.
   if (dataDir && !dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true });
+  // Loaded only for the embedded database: a server on PostgreSQL starts without reading PGlite's modules.
+  const [{ createPglite }, { PrismaPGlite }] = await Promise.all([import('./pglite.ts'), import('pglite-prisma-adapter')]);
   const pglite = await createPglite(dataDir ?? 'memory://');
   const prisma = createPrisma(new PrismaPGlite(pglite), onQuery);
   return {
