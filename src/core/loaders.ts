@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Collection, Member, Organization, Role, Space } from '../generated/prisma/client.ts';
-import { viewerMayActIn, type Context } from './context.ts';
+import type { Db } from '../db/client.ts';
+import { viewerMayActIn, type Viewer } from './viewer.ts';
 
 /** What level computations need of an organization's collections: one row each, loaded once. */
 export type CollectionNode = Pick<Collection, 'id' | 'parentId' | 'defaultLevel' | 'deletedAt' | 'organizationId'>;
@@ -55,13 +56,14 @@ function byKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K): (V | 
 }
 
 /** A per-request loader owned by another module, created on first use (e.g. relation pages, SAML). */
-export function keyedLoader<K, V>(ctx: Context, name: string, create: () => DataLoader<K, V>): DataLoader<K, V> {
+export function keyedLoader<K, V>(ctx: { loaders: Loaders }, name: string, create: () => DataLoader<K, V>): DataLoader<K, V> {
   let loader = ctx.loaders.named.get(name);
   if (!loader) ctx.loaders.named.set(name, (loader = create()));
   return loader;
 }
 
-export function createLoaders(ctx: Context): Loaders {
+/** The loaders of one request: they read through `db` on behalf of `viewer`. */
+export function createLoaders(ctx: { db: Db; viewer: Viewer | null }): Loaders {
   const viewerId = () => ctx.viewer?.user.id ?? '';
   const accessInclude = () => ({ members: { where: { userId: viewerId() } }, collections: { select: COLLECTION_NODE_SELECT } });
   // Every per-organization permission starts from the membership; a scoped token has none outside its
@@ -136,7 +138,7 @@ export function createLoaders(ctx: Context): Loaders {
 }
 
 /** Records the viewer's grants read with a page of spaces (see `viewerGrantsSelect`), and strips them from the rows. */
-export function primeSpaceGrants<T extends { id: string } & WithGrants>(ctx: Context, rows: T[]): Omit<T, 'userGrants' | 'teamGrants'>[] {
+export function primeSpaceGrants<T extends { id: string } & WithGrants>(ctx: { loaders: Loaders }, rows: T[]): Omit<T, 'userGrants' | 'teamGrants'>[] {
   return rows.map(({ userGrants, teamGrants, ...row }) => {
     ctx.loaders.viewerSpaceGrants.prime(row.id, grantRoles({ userGrants, teamGrants }));
     return row;
