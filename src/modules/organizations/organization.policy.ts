@@ -66,3 +66,26 @@ export const organizationPolicy = definePolicy<OrganizationActor, Pick<Organizat
 
 /** `Organization.permissions`: each key is the action it stands for. */
 export const ORGANIZATION_PERMISSIONS = { admin: 'update', createContent: 'createContent' } as const;
+
+/** The caller as instance-level rules see them: which kind of token they hold. */
+export interface TokenActor {
+  /** The ADMIN_TOKEN bearer: instance administration, nothing else. */
+  instanceAdmin: boolean;
+  /** The organization a token from SAML sign-in is scoped to; null for a personal token. */
+  scopeOrganizationId: string | null;
+}
+
+/**
+ * Creating an organization (the caller becomes its admin) needs a personal token: a token from an
+ * organization's SAML sign-in is worth nothing outside that organization (README, "SAML single sign-on").
+ */
+export const organizationCreationPolicy = definePolicy<TokenActor, null>()({
+  visible: () => true,
+  notFound: () => 'Not found',
+  rules: {
+    create: (actor) => !actor.instanceAdmin && actor.scopeOrganizationId === null,
+  },
+  refusals: {
+    create: 'A token from SSO sign-in can only be used in its own organization; creating organizations needs a personal token',
+  },
+});

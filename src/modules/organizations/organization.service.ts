@@ -6,8 +6,8 @@ import { BadRequestError, rethrowDatabaseError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs } from '../../core/pagination.ts';
 import { checkLength, checkPattern, isDomain, rejectNull } from '../../core/validate.ts';
-import { userPolicy } from '../users/user.policy.ts';
 import { organizationForAdmin } from './organization.access.ts';
+import { organizationCreationPolicy } from './organization.policy.ts';
 
 const TITLE_PATTERN = /^\S(.*\S)?$/s;
 const HOSTNAME_PATTERN = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
@@ -38,7 +38,7 @@ export interface CreateOrganizationInput {
 /** Creates an organization with the caller as its first admin, in one transaction. */
 export async function createOrganization(ctx: Context, input: CreateOrganizationInput): Promise<Organization> {
   const viewer = viewerOf(ctx);
-  authorize(userPolicy, { instanceAdmin: ctx.instanceAdmin, scopeOrganizationId: viewer.scopeOrganizationId }, 'createOrganization', null);
+  authorize(organizationCreationPolicy, { instanceAdmin: ctx.instanceAdmin, scopeOrganizationId: viewer.scopeOrganizationId }, 'create', null);
   checkTitle(input.title);
   const emailDomains = normalizeEmailDomains(input.emailDomains ?? []);
   const id = newId();
