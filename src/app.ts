@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { useAuthentication, type RequestAuth } from './auth/authentication.ts';
 import { createContext, type AppServices } from './core/context.ts';
-import { restRoutes, schema } from './graphql/schema.ts';
+import { restRoutes, schema } from './schema.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { errorResponse } from './rest/errors.ts';

@@ -6,6 +6,7 @@ import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../src/generated/prisma/client.ts';
+import { domainErrorFromDatabase } from '../src/core/errors.ts';
 import { RESOLVER_ATTEMPTS, withDatabaseConflicts } from '../src/graphql/database-conflicts.ts';
 import { gqlError, restError } from './support/assertions.ts';
 import { newOrganization, useHarness, type Caller, type Harness } from './support/harness.ts';
@@ -97,6 +98,19 @@ describe.each([
     } finally {
       await injected.remove();
     }
+  });
+
+  it('a transaction that runs out of time (Prisma P2028) is a 503 to send again, not a 500', async () => {
+    const expired = await h.db
+      .$transaction(async (tx) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await tx.team.count();
+      }, { timeout: 50 })
+      .catch((error: unknown) => error);
+    expect((expired as { code?: string }).code).toBe('P2028');
+    const mapped = domainErrorFromDatabase(expired);
+    expect(mapped?.status).toBe(503);
+    expect(mapped?.extensions.code).toBe('SERVICE_UNAVAILABLE');
   });
 
   // pglite-prisma-adapter 0.7.2 does not report errors raised by COMMIT at all (the transaction is rolled

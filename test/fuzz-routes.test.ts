@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { restRoutes, schema } from '../src/graphql/schema.ts';
+import { restRoutes, schema } from '../src/schema.ts';
 import { fuzzFailure, malformedRequests } from './support/fuzz.ts';
 import { newMember, newOrganization, useHarness, type Caller } from './support/harness.ts';
 

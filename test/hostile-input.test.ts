@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { restRoutes } from '../src/graphql/schema.ts';
+import { restRoutes } from '../src/schema.ts';
 import { encodeCursor } from '../src/core/pagination.ts';
 import { gqlError, restError } from './support/assertions.ts';
 import { BASE, newOrganization, useHarness, type HttpResult } from './support/harness.ts';

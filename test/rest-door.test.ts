@@ -4,7 +4,7 @@ import { getNamedType, isObjectType, parse, type GraphQLObjectType, type GraphQL
 import { createSchema } from 'graphql-yoga';
 import { useSofa } from 'sofa-api';
 import { describe, expect, it } from 'vitest';
-import { restRoutes, schema } from '../src/graphql/schema.ts';
+import { restRoutes, schema } from '../src/schema.ts';
 import { requestVariables } from '../src/rest/variables.ts';
 import { restError } from './support/assertions.ts';
 import { BASE, newOrganization, newUser, useHarness } from './support/harness.ts';

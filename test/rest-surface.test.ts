@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { restRoutes } from '../src/graphql/schema.ts';
+import { restRoutes } from '../src/schema.ts';
 import { restError } from './support/assertions.ts';
 import { BASE, newUser, useHarness } from './support/harness.ts';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { printedSchema, restRoutes, schema } from '../src/graphql/schema.ts';
+import { printedSchema, restRoutes, schema } from '../src/schema.ts';
 
 describe('schema.graphql', () => {
   it('is the committed, sorted print of the code-first schema (run `npm run schema:print` after changes)', () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { printedSchema } from '../graphql/schema.ts';
+import { printedSchema } from '../schema.ts';
 
 /** `npm run schema:print` writes schema.graphql; `npm run schema:check` fails when it is out of date. */
 const file = path.join(import.meta.dirname, '..', '..', 'schema.graphql');

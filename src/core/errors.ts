@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { isForeignKeyViolation, isRecordGone, isRetryableConflict, isUniqueViolation } from '../db/errors.ts';
+import { isForeignKeyViolation, isRecordGone, isRetryableConflict, isTransactionTimeout, isUniqueViolation } from '../db/errors.ts';
 
 /**
  * One error hierarchy for both doors. Each carries a GraphQL `extensions.code` and the HTTP status that
@@ -40,6 +40,13 @@ export class ConflictError extends AppError {
   }
 }
 
+/** The server is too busy to serve the request now; it may be sent again later. */
+export class ServiceUnavailableError extends AppError {
+  constructor(message: string) {
+    super(message, 'SERVICE_UNAVAILABLE', 503);
+  }
+}
+
 /** What a service wants said instead of the generic conflict message, per kind of database refusal. */
 export interface DatabaseErrorMessages {
   /** A unique constraint refused the write, e.g. `A user with e-mail "x" already exists`. */
@@ -47,18 +54,20 @@ export interface DatabaseErrorMessages {
 }
 
 /**
- * The one mapping from database refusals to domain errors (409). Services pass the message that names
+ * The one mapping from database refusals to domain errors (409; 503 when a transaction waited too
+ * long). Services pass the message that names
  * what collided; the resolver safety net (graphql/database-conflicts.ts) uses the generic ones for
  * whatever a service did not expect. Null for anything else: a real bug stays a 500. A record that is
  * gone (P2025) was deleted by a concurrent request after we read it.
  */
-export function domainErrorFromDatabase(error: unknown, messages: DatabaseErrorMessages = {}): ConflictError | null {
+export function domainErrorFromDatabase(error: unknown, messages: DatabaseErrorMessages = {}): ConflictError | ServiceUnavailableError | null {
   if (isUniqueViolation(error)) return new ConflictError(messages.unique ?? 'Conflict with a concurrent change: this already exists; retry the request');
   if (isForeignKeyViolation(error)) {
     return new ConflictError('Conflict with a concurrent change: something this request refers to was removed; retry the request');
   }
   if (isRecordGone(error)) return new ConflictError('Conflict with a concurrent change: the record was removed meanwhile');
   if (isRetryableConflict(error)) return new ConflictError('Conflict with concurrent changes (the database could not serialize them); retry the request');
+  if (isTransactionTimeout(error)) return new ServiceUnavailableError('The database is busy: the request could not be served in time; retry it');
   return null;
 }
 

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Collection, Member, Organization, Role, Space } from '../generated/prisma/client.ts';
-import { viewerMayActIn, type Context } from './context.ts';
+import type { Db } from '../db/client.ts';
+import { viewerMayActIn, type Viewer } from './viewer.ts';
 
 /** What level computations need of an organization's collections: one row each, loaded once. */
 export type CollectionNode = Pick<Collection, 'id' | 'parentId' | 'defaultLevel' | 'deletedAt' | 'organizationId'>;
@@ -25,7 +26,8 @@ function byKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K): (V | 
   return keys.map((k) => map.get(k) ?? null);
 }
 
-export function createLoaders(ctx: Context): Loaders {
+/** The loaders of one request: they read through `db` on behalf of `viewer`. */
+export function createLoaders(ctx: { db: Db; viewer: Viewer | null }): Loaders {
   const viewerId = () => ctx.viewer?.user.id ?? '';
   return {
     organization: new DataLoader(async (ids) =>

@@ -33,9 +33,17 @@ export interface DatabaseOptions {
   onQuery?: (sql: string) => void;
 }
 
+/**
+ * How long a transaction may wait for a connection, and run. Prisma's defaults (2 s, 5 s) are short
+ * for a burst of writes: PGlite has one connection, so 50 concurrent writes queue behind each other,
+ * and a loaded pool does the same. A request that still waits longer is answered 503 (see
+ * core/errors.ts), not 500.
+ */
+export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
+
 function createPrisma(adapter: SqlDriverAdapterFactory, onQuery?: (sql: string) => void): PrismaClient {
-  if (!onQuery) return new PrismaClient({ adapter });
-  const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  if (!onQuery) return new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
+  const prisma = new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, log: [{ emit: 'event', level: 'query' }] });
   prisma.$on('query', (event: { query: string }) => onQuery(event.query));
   return prisma;
 }

@@ -41,3 +41,11 @@ export function isRetryableConflict(error: unknown): boolean {
 export function isRecordGone(error: unknown): boolean {
   return prismaCode(error) === 'P2025';
 }
+
+/**
+ * An interactive transaction could not start in time (P2028: no connection freed up within `maxWait`)
+ * or ran past its `timeout`: the server is overloaded, the request may be sent again later.
+ */
+export function isTransactionTimeout(error: unknown): boolean {
+  return prismaCode(error) === 'P2028';
+}

@@ -10,7 +10,7 @@
  */
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { restRoutes, schema } from '../../src/graphql/schema.ts';
+import { restRoutes, schema } from '../../src/schema.ts';
 import { malformedRequests, fuzzFailure, type FuzzRequest } from '../support/fuzz.ts';
 import { killAll, randomToken, startServer, tempDir } from '../support/server-process.ts';
 

@@ -1,17 +1,17 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { builder } from './builder.ts';
-import { withDatabaseConflicts } from './database-conflicts.ts';
-import './scalars.ts';
-import type { DomainModule, RouteTable } from '../rest/route-table.ts';
-import { collectionsModule } from '../modules/collections/index.ts';
-import { customFieldsModule } from '../modules/custom-fields/index.ts';
-import { invitesModule } from '../modules/invites/index.ts';
-import { membersModule } from '../modules/members/index.ts';
-import { organizationsModule } from '../modules/organizations/index.ts';
-import { spacesModule } from '../modules/spaces/index.ts';
-import { ssoModule } from '../modules/sso/index.ts';
-import { teamsModule } from '../modules/teams/index.ts';
-import { usersModule } from '../modules/users/index.ts';
+import { builder } from './graphql/builder.ts';
+import { withDatabaseConflicts } from './graphql/database-conflicts.ts';
+import './graphql/scalars.ts';
+import type { DomainModule, RouteTable } from './rest/route-table.ts';
+import { collectionsModule } from './modules/collections/index.ts';
+import { customFieldsModule } from './modules/custom-fields/index.ts';
+import { invitesModule } from './modules/invites/index.ts';
+import { membersModule } from './modules/members/index.ts';
+import { organizationsModule } from './modules/organizations/index.ts';
+import { spacesModule } from './modules/spaces/index.ts';
+import { ssoModule } from './modules/sso/index.ts';
+import { teamsModule } from './modules/teams/index.ts';
+import { usersModule } from './modules/users/index.ts';
 
 /**
  * The domain modules. Importing one registers its types and root fields on the builder (Pothos
