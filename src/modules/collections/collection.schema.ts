@@ -3,8 +3,7 @@ import { RoleEnum } from '../organizations/role.schema.ts';
 import { listArgs, listItemsQuery, listType } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { loadRelationPage } from '../../graphql/relation-page.ts';
-import { collectionPermissions } from '../spaces/access-level.ts';
-import { viewerCollectionLevel } from '../spaces/content-access.ts';
+import { collectionPermissions } from '../spaces/content-access.ts';
 import { ContentPositionInput, SpaceList } from '../spaces/space.schema.ts';
 import {
   createCollection,
@@ -47,7 +46,7 @@ export const CollectionRef = builder.prismaObject('Collection', {
     }),
     permissions: t.field({
       type: CollectionPermissions,
-      resolve: async (c, _args, ctx) => collectionPermissions(await viewerCollectionLevel(ctx, c)),
+      resolve: (c, _args, ctx) => collectionPermissions(ctx, c),
     }),
     spaces: t.field({
       type: SpaceList,

@@ -1,13 +1,14 @@
 import type { Collection, Prisma, Role } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { viewerSpacePage } from '../spaces/space-pages.ts';
-import { BadRequestError, ForbiddenError } from '../../core/errors.ts';
+import { can } from '../../core/authorization.ts';
+import { BadRequestError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength, rejectNull } from '../../core/validate.ts';
-import { organizationForMember } from '../organizations/organization.access.ts';
-import { canCreateIn } from '../spaces/access-level.ts';
-import { collectionForViewer, creationLevel, visibleSpacesWhere } from '../spaces/content-access.ts';
+import { organizationFor, organizationForMember } from '../organizations/organization.access.ts';
+import { organizationPolicy } from '../organizations/organization.policy.ts';
+import { collectionFor, visibleSpacesWhere } from '../spaces/content-access.ts';
 import { lockOrganization, positionKey, subtreeCollectionIds, type ContentPosition } from '../spaces/hierarchy.ts';
 import { detachFromOrganization } from '../spaces/space.service.ts';
 
@@ -25,10 +26,10 @@ function checkTitle(title: string | null | undefined) {
 
 /** Collections are organization-wide structure: members with a role see them all; guests none. */
 export async function listCollections(ctx: Context, organizationId: string, args: ListArgs & { nested?: boolean | null }) {
-  const { membership } = await organizationForMember(ctx, organizationId);
+  const { organization, actor } = await organizationForMember(ctx, organizationId);
   const where: Prisma.CollectionWhereInput = { organizationId, deletedAt: null };
   if (args.nested === false) where.parentId = null;
-  if (membership.role === null) where.id = { in: [] };
+  if (!can(organizationPolicy, actor, 'listCollections', organization)) where.id = { in: [] };
   return paginate({
     args,
     keys: SIBLING_ORDER,
@@ -38,7 +39,7 @@ export async function listCollections(ctx: Context, organizationId: string, args
 }
 
 export async function getCollection(ctx: Context, collectionId: string): Promise<Collection> {
-  return (await collectionForViewer(ctx, collectionId, 'read')).collection;
+  return (await collectionFor(ctx, collectionId, 'read')).collection;
 }
 
 /** A parent collection in `organizationId` where the caller may create content (404 / 403 otherwise). */
@@ -47,8 +48,7 @@ async function parentForCreation(ctx: Context, organizationId: string, parentId:
   if (!parent || parent.deletedAt || parent.organizationId !== organizationId) {
     throw new BadRequestError(`Invalid "${field}": no collection "${parentId}" in this organization`);
   }
-  const { level } = await collectionForViewer(ctx, parentId, 'read');
-  if (!canCreateIn(level)) throw new ForbiddenError('You cannot create content in this collection');
+  await collectionFor(ctx, parentId, 'create');
   return parent;
 }
 
@@ -57,9 +57,7 @@ export async function createCollection(ctx: Context, organizationId: string, inp
   checkTitle(input.title);
   // Any given ID, "" included, must name a collection: only null/absent means the top level.
   if (input.parent !== null && input.parent !== undefined) await parentForCreation(ctx, organizationId, input.parent);
-  else if (!canCreateIn(await creationLevel(ctx, organizationId))) {
-    throw new ForbiddenError('Creating content needs the "create" role in the organization');
-  }
+  else await organizationFor(ctx, organizationId, 'createContent');
   const now = ctx.clock.now();
   return ctx.db.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
@@ -85,7 +83,7 @@ export async function updateCollection(
   checkTitle(input.title);
   checkLength('description', input.description, 0, 100);
   rejectNull('defaultLevel', input.defaultLevel);
-  await collectionForViewer(ctx, collectionId, 'admin');
+  await collectionFor(ctx, collectionId, 'update');
   return ctx.db.collection.update({
     where: { id: collectionId },
     data: { title: input.title ?? undefined, description: input.description, defaultLevel: input.defaultLevel ?? undefined },
@@ -97,7 +95,7 @@ export async function updateCollection(
  * deleted space (restorable for 7 days, then purged).
  */
 export async function deleteCollection(ctx: Context, collectionId: string): Promise<boolean> {
-  const { collection } = await collectionForViewer(ctx, collectionId, 'admin');
+  const { collection } = await collectionFor(ctx, collectionId, 'delete');
   const now = ctx.clock.now();
   await ctx.db.$transaction(async (tx) => {
     await lockOrganization(tx, collection.organizationId);
@@ -114,7 +112,7 @@ export async function deleteCollection(ctx: Context, collectionId: string): Prom
 
 /** Spaces directly inside a collection, in sibling order. */
 export async function listCollectionSpaces(ctx: Context, collectionId: string, args: ListArgs, query?: ItemQuery) {
-  const { collection } = await collectionForViewer(ctx, collectionId, 'read');
+  const { collection } = await collectionFor(ctx, collectionId, 'read');
   const where = { ...visibleSpacesWhere(ctx, collection.organizationId), collectionId };
   return viewerSpacePage(ctx, { args, keys: SIBLING_ORDER, where, query });
 }
@@ -125,7 +123,7 @@ export async function moveCollection(
   collectionId: string,
   input: { parent?: string | null; position?: ContentPosition | null },
 ) {
-  const { collection } = await collectionForViewer(ctx, collectionId, 'admin');
+  const { collection } = await collectionFor(ctx, collectionId, 'move');
   const organizationId = collection.organizationId;
   const parentId = input.parent === undefined ? collection.parentId : input.parent;
   if (parentId !== null) await parentForCreation(ctx, organizationId, parentId);
@@ -148,13 +146,10 @@ export async function moveCollection(
  * is dropped. The caller must be able to create content in both organizations.
  */
 export async function transferCollection(ctx: Context, collectionId: string, organization: string) {
-  const { collection } = await collectionForViewer(ctx, collectionId, 'admin');
+  const { collection } = await collectionFor(ctx, collectionId, 'transfer');
   const source = collection.organizationId;
-  if (!canCreateIn(await creationLevel(ctx, source))) throw new ForbiddenError('Transferring needs the "create" role in this organization');
-  await organizationForMember(ctx, organization);
-  if (!canCreateIn(await creationLevel(ctx, organization))) {
-    throw new ForbiddenError('Transferring needs the "create" role in the target organization');
-  }
+  await organizationFor(ctx, source, 'transferOut');
+  await organizationFor(ctx, organization, 'transferIn');
   if (organization === source) return collection;
   return ctx.db.$transaction(async (tx) => {
     // Lock both organizations in a fixed order so two opposite transfers cannot deadlock.

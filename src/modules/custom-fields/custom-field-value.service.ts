@@ -1,9 +1,10 @@
 import { Prisma, type CustomField } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { authorize } from '../../core/authorization.ts';
+import { BadRequestError } from '../../core/errors.ts';
 import { orderByKeys } from '../../core/pagination.ts';
-import { spaceForViewer } from '../spaces/content-access.ts';
-import { canReadSpaceFieldValues, canSetSpaceFieldValues } from './custom-field.policy.ts';
+import { spaceFor } from '../spaces/content-access.ts';
+import { spaceFieldValuesPolicy } from './custom-field.policy.ts';
 import { CUSTOM_FIELD_SORT } from './custom-field.service.ts';
 import { normalizeValue, type StoredValue } from './custom-field.types.ts';
 
@@ -16,8 +17,8 @@ export interface SpaceFieldValue {
 
 /** Every field of the space's organization, in creation order, each with the space's value if set. */
 export async function listSpaceFieldValues(ctx: Context, spaceId: string): Promise<SpaceFieldValue[]> {
-  const { space, level } = await spaceForViewer(ctx, spaceId, 'read');
-  if (!canReadSpaceFieldValues(level)) throw new NotFoundError(`Space "${spaceId}" not found`);
+  // Reading the values is reading the space.
+  const { space } = await spaceFor(ctx, spaceId, 'read');
   const fields = await ctx.db.customField.findMany({
     where: { organizationId: space.organizationId },
     orderBy: orderByKeys(CUSTOM_FIELD_SORT) as Prisma.CustomFieldOrderByWithRelationInput[],
@@ -55,8 +56,8 @@ function parseValuesMap(values: unknown): [string, unknown][] {
  * (or deadlocking on each other's rows).
  */
 export async function setSpaceFieldValues(ctx: Context, spaceId: string, values: unknown): Promise<boolean> {
-  const { space, level } = await spaceForViewer(ctx, spaceId, 'read');
-  if (!canSetSpaceFieldValues(level)) throw new ForbiddenError('Setting custom field values needs the "edit" level on the space');
+  const { space, actor } = await spaceFor(ctx, spaceId, 'read');
+  authorize(spaceFieldValuesPolicy, actor, 'set', space);
   const entries = parseValuesMap(values);
   if (!entries.length) return true;
   const organizationId = space.organizationId;

@@ -1,28 +1,42 @@
-import type { Role } from '../../generated/prisma/client.ts';
-import { canAdministerOrganization, canReadOrganization, type Membership } from '../organizations/organization.policy.ts';
-import { canEdit, canRead } from '../spaces/access-level.ts';
+import type { CustomField } from '../../generated/prisma/client.ts';
+import { definePolicy } from '../../core/authorization.ts';
+import { blockedBySso, isAdmin, isMember, type OrganizationActor } from '../organizations/organization.policy.ts';
+import { atLeast } from '../organizations/roles.ts';
+import type { ContentActor } from '../spaces/access-level.ts';
+import { spacePolicy, type SpaceRecord } from '../spaces/space.policy.ts';
 
 /**
- * Who may do what with custom fields. The fields belong to the organization; their values belong to
- * each space, so they follow the caller's effective level on that space.
+ * Who may do what with custom fields (README, "Custom fields"). The field definitions belong to the
+ * organization: any member (guests included) reads them — that is reading the organization, nothing
+ * more — and admins create, change and delete them.
  */
+export const customFieldPolicy = definePolicy<OrganizationActor, Pick<CustomField, 'organizationId'>>()({
+  visible: ({ membership }) => isMember(membership),
+  notFound: () => 'Custom field not found in this organization',
+  rules: {
+    create: ({ membership }) => isAdmin(membership),
+    update: ({ membership }) => isAdmin(membership),
+    delete: ({ membership }) => isAdmin(membership),
+  },
+  refusals: {
+    create: 'Only organization admins can manage custom fields',
+    update: 'Only organization admins can manage custom fields',
+    delete: 'Only organization admins can manage custom fields',
+  },
+});
 
-/** Any member (guests included) sees the organization's field definitions. */
-export function canReadCustomFields(viewer: Membership): boolean {
-  return canReadOrganization(viewer);
-}
-
-/** Creating, changing and deleting field definitions is for organization admins. */
-export function canManageCustomFields(viewer: Membership): boolean {
-  return canAdministerOrganization(viewer);
-}
-
-/** Whoever can read a space can read its field values. */
-export function canReadSpaceFieldValues(level: Role | null): boolean {
-  return canRead(level);
-}
-
-/** Setting a space's field values is editing the space. */
-export function canSetSpaceFieldValues(level: Role | null): boolean {
-  return canEdit(level);
-}
+/**
+ * A space's custom field values belong to the space: whoever reads the space reads them (the space's
+ * `read`), and setting them is editing the space (`edit` level).
+ */
+export const spaceFieldValuesPolicy = definePolicy<ContentActor, SpaceRecord>()({
+  visible: (actor, space) => spacePolicy.visible(actor, space, 'read'),
+  notFound: spacePolicy.notFound,
+  gates: [{ allows: (actor) => !blockedBySso({ sso: actor.organizationSso }, actor.membership), refusal: 'This organization requires signing in with SSO' }],
+  rules: {
+    set: (actor) => atLeast(actor.level, 'edit'),
+  },
+  refusals: {
+    set: 'Setting custom field values needs the "edit" level on the space',
+  },
+});

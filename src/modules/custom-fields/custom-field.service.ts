@@ -1,11 +1,12 @@
 import type { CustomField, Prisma } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
-import { BadRequestError, ForbiddenError, NotFoundError, rethrowDatabaseError } from '../../core/errors.ts';
+import { authorize } from '../../core/authorization.ts';
+import { BadRequestError, NotFoundError, rethrowDatabaseError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkArraySize, checkLength, checkPattern, rejectNull } from '../../core/validate.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
-import { canManageCustomFields, canReadCustomFields } from './custom-field.policy.ts';
+import { customFieldPolicy } from './custom-field.policy.ts';
 import { fieldTypeName, hasOptions, parseFieldType, pruneToOptions } from './custom-field.types.ts';
 
 /** Creation order; the same order lists a space's values. */
@@ -17,15 +18,10 @@ export const NAME_PATTERN = /^[a-z_\-0-9]+$/;
 export const MAX_OPTIONS = 50;
 export const MAX_OPTION_LENGTH = 100;
 
-async function requireReader(ctx: Context, organizationId: string) {
+/** Any member reads the fields: that is reading the organization (`organizationForMember`). */
+async function organizationForFieldChange(ctx: Context, organizationId: string, action: 'create' | 'update' | 'delete') {
   const access = await organizationForMember(ctx, organizationId);
-  if (!canReadCustomFields(access.membership)) throw new NotFoundError(`Organization "${organizationId}" not found`);
-  return access;
-}
-
-async function requireManager(ctx: Context, organizationId: string) {
-  const access = await organizationForMember(ctx, organizationId);
-  if (!canManageCustomFields(access.membership)) throw new ForbiddenError('Only organization admins can manage custom fields');
+  authorize(customFieldPolicy, access.actor, action, { organizationId });
   return access;
 }
 
@@ -60,7 +56,7 @@ function refuseOptions(typeName: string) {
 }
 
 export async function listCustomFields(ctx: Context, organizationId: string, args: ListArgs) {
-  await requireReader(ctx, organizationId);
+  await organizationForMember(ctx, organizationId);
   return paginate({
     args,
     keys: CUSTOM_FIELD_SORT,
@@ -70,7 +66,7 @@ export async function listCustomFields(ctx: Context, organizationId: string, arg
 }
 
 export async function getCustomField(ctx: Context, organizationId: string, fieldName: string) {
-  await requireReader(ctx, organizationId);
+  await organizationForMember(ctx, organizationId);
   return findField(ctx.db, organizationId, fieldName);
 }
 
@@ -81,7 +77,7 @@ export interface CreateCustomFieldInput extends TextInput {
 }
 
 export async function createCustomField(ctx: Context, organizationId: string, input: CreateCustomFieldInput) {
-  await requireManager(ctx, organizationId);
+  await organizationForFieldChange(ctx, organizationId, 'create');
   rejectNull('name', input.name);
   rejectNull('type', input.type);
   checkLength('name', input.name, 1, 50);
@@ -130,7 +126,7 @@ export interface UpdateCustomFieldInput extends TextInput {
  * slip a removed option in between.
  */
 export async function updateCustomField(ctx: Context, organizationId: string, fieldName: string, input: UpdateCustomFieldInput) {
-  await requireManager(ctx, organizationId);
+  await organizationForFieldChange(ctx, organizationId, 'update');
   checkTexts(input);
   if (input.options !== undefined && input.options !== null) checkOptions(input.options);
   return ctx.db.$transaction(async (tx) => {
@@ -169,7 +165,7 @@ async function pruneRemovedOptions(tx: Prisma.TransactionClient, field: CustomFi
 
 /** Deletes the field; its values on every space go with it (foreign key ON DELETE CASCADE). */
 export async function deleteCustomField(ctx: Context, organizationId: string, fieldName: string): Promise<boolean> {
-  await requireManager(ctx, organizationId);
+  await organizationForFieldChange(ctx, organizationId, 'delete');
   const { count } = await ctx.db.customField.deleteMany({ where: { organizationId, name: fieldName } });
   if (count === 0) throw new NotFoundError(`Custom field "${fieldName}" not found in this organization`);
   return true;

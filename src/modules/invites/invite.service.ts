@@ -1,11 +1,13 @@
 import type { Organization, Prisma, Role } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { viewerMayActIn, viewerOf } from '../../core/context.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { authorize } from '../../core/authorization.ts';
+import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs } from '../../core/pagination.ts';
 import { isEmail, rejectNull } from '../../core/validate.ts';
-import { organizationForAdmin } from '../organizations/organization.access.ts';
+import { organizationForMember } from '../organizations/organization.access.ts';
+import { invitationPolicy, joinPolicy } from './invite.policy.ts';
 import { usersForEmails } from '../users/user.service.ts';
 
 export const MAX_EMAILS_PER_CALL = 100;
@@ -24,6 +26,13 @@ function normalizeEmails(emails: string[]): string[] {
   }
   for (const email of normalized) if (!isEmail(email)) throw new BadRequestError(`Invalid "emails": "${email}" is not an e-mail address`);
   return normalized;
+}
+
+/** The organization, once the caller may `send` invitations or `manageLinks` there. */
+async function organizationForInviter(ctx: Context, organizationId: string, action: 'send' | 'manageLinks') {
+  const access = await organizationForMember(ctx, organizationId);
+  authorize(invitationPolicy, access.actor, action, access.organization);
+  return access;
 }
 
 /**
@@ -45,7 +54,7 @@ export async function inviteByEmail(
   input: { emails: string[]; role?: Role | null; sso?: boolean | null },
 ): Promise<InvitationResult> {
   const viewer = viewerOf(ctx);
-  const { organization } = await organizationForAdmin(ctx, organizationId);
+  const { organization } = await organizationForInviter(ctx, organizationId, 'send');
   rejectNull('role', input.role);
   rejectNull('sso', input.sso);
   const emails = normalizeEmails(input.emails);
@@ -84,28 +93,18 @@ export async function inviteByEmail(
  */
 export async function joinOrganization(ctx: Context, organizationId: string, inviteId: string): Promise<Record<string, never>> {
   const viewer = viewerOf(ctx);
-  const notFound = new NotFoundError(`Invite "${inviteId}" not found`);
   const [invite, link, organization] = await Promise.all([
     ctx.db.invite.findFirst({ where: { id: inviteId, organizationId } }),
     ctx.db.linkInvite.findFirst({ where: { id: inviteId, organizationId } }),
     ctx.loaders.organization.load(organizationId),
   ]);
   // A scoped token is an outsider to every other organization: it cannot join one either.
-  if (!organization || !viewerMayActIn(viewer, organizationId)) throw notFound;
-  let role: Role | null;
-  if (invite) {
-    if (invite.userId !== viewer.user.id) throw notFound;
-    // An SSO invitation accepted with the invitee's own token is how an existing account proves that it
-    // wants to join: SAML sign-in never links an account of other organizations on its own (see
-    // saml-sign-in.service.ts). The member is not an SSO member until they sign in through the provider,
-    // so an organization that enforces SSO stays closed to them until then.
-    role = invite.role;
-  } else if (link) {
-    if (!organization.inviteLinks) throw new ForbiddenError('Invite links are disabled for this organization');
-    role = link.role;
-  } else {
-    throw notFound;
-  }
+  authorize(joinPolicy, { userId: viewer.user.id, mayActIn: viewerMayActIn(viewer, organizationId) }, 'join', { inviteId, organization, invite, link });
+  // An SSO invitation accepted with the invitee's own token is how an existing account proves that it
+  // wants to join: SAML sign-in never links an account of other organizations on its own (see
+  // saml-sign-in.service.ts). The member is not an SSO member until they sign in through the provider,
+  // so an organization that enforces SSO stays closed to them until then.
+  const role: Role | null = invite ? invite.role : link!.role;
   const now = ctx.clock.now();
   await ctx.db.$transaction(async (tx) => {
     await tx.member.createMany({
@@ -140,7 +139,7 @@ export async function listViewerInvitations(ctx: Context, args: ListArgs) {
 // ---- Invite links ----
 
 export async function listLinkInvites(ctx: Context, organizationId: string, args: ListArgs) {
-  await organizationForAdmin(ctx, organizationId);
+  await organizationForInviter(ctx, organizationId, 'manageLinks');
   return paginate({
     args,
     keys: [
@@ -160,7 +159,7 @@ async function findLinkInvite(ctx: Context, organizationId: string, inviteId: st
 
 export async function createLinkInvite(ctx: Context, organizationId: string, role: Role) {
   const viewer = viewerOf(ctx);
-  await organizationForAdmin(ctx, organizationId);
+  await organizationForInviter(ctx, organizationId, 'manageLinks');
   rejectNull('role', role);
   return ctx.db.linkInvite.create({
     data: { id: newId(), organizationId, role, createdById: viewer.user.id, createdAt: ctx.clock.now() },
@@ -168,12 +167,12 @@ export async function createLinkInvite(ctx: Context, organizationId: string, rol
 }
 
 export async function getLinkInvite(ctx: Context, organizationId: string, inviteId: string) {
-  await organizationForAdmin(ctx, organizationId);
+  await organizationForInviter(ctx, organizationId, 'manageLinks');
   return findLinkInvite(ctx, organizationId, inviteId);
 }
 
 export async function updateLinkInvite(ctx: Context, organizationId: string, inviteId: string, role: Role | null | undefined) {
-  await organizationForAdmin(ctx, organizationId);
+  await organizationForInviter(ctx, organizationId, 'manageLinks');
   rejectNull('role', role);
   const link = await findLinkInvite(ctx, organizationId, inviteId);
   if (role === undefined) return link;
@@ -181,7 +180,7 @@ export async function updateLinkInvite(ctx: Context, organizationId: string, inv
 }
 
 export async function deleteLinkInvite(ctx: Context, organizationId: string, inviteId: string): Promise<boolean> {
-  await organizationForAdmin(ctx, organizationId);
+  await organizationForInviter(ctx, organizationId, 'manageLinks');
   // deleteMany: of two concurrent deletes, the second finds nothing (404) instead of failing.
   const { count } = await ctx.db.linkInvite.deleteMany({ where: { id: inviteId, organizationId } });
   if (count === 0) throw new NotFoundError(`Invite "${inviteId}" not found`);

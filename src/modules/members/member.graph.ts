@@ -2,9 +2,8 @@ import { builder } from '../../graphql/builder.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { OrganizationRef } from '../organizations/organization.schema.ts';
 import { organizationPage, withoutOrganization } from '../organizations/organization.relations.ts';
-import { canListMembers } from './member.policy.ts';
 import { memberListArgs, MemberList } from './member.schema.ts';
-import { guestsSeeOnlyThemselves, memberListWhere, memberSortKeys, type MemberListFilter } from './member.service.ts';
+import { memberListWhere, memberSortKeys, type MemberListFilter } from './member.service.ts';
 
 /** `Organization.members` (GraphQL only): the members list, reached from its organization. */
 builder.prismaObjectFields(OrganizationRef, (t) => ({
@@ -20,8 +19,7 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
         org.id,
         { name: 'Organization.members', relation: 'members', keys: memberSortKeys, where: (a) => withoutOrganization(memberListWhere(org.id, a)) },
         args,
-        canListMembers,
-        guestsSeeOnlyThemselves,
+        'listMembers',
       ),
   }),
 }));

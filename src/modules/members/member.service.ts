@@ -2,12 +2,13 @@ import { SignJWT } from 'jose';
 import type { Member, Prisma, Role } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { viewerOf } from '../../core/context.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { authorize } from '../../core/authorization.ts';
+import { ConflictError, NotFoundError } from '../../core/errors.ts';
 import { instanceSecret } from '../../db/instance-secrets.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength } from '../../core/validate.ts';
-import { organizationForMember } from '../organizations/organization.access.ts';
-import { canChangeMemberRole, canListMembers, canRemoveMember, canSeeMember, canSetMemberSso } from './member.policy.ts';
+import { organizationFor, organizationForMember } from '../organizations/organization.access.ts';
+import { memberPolicy } from './member.policy.ts';
 
 export type MemberSort = 'joinedAt' | 'lastSeenAt';
 
@@ -47,8 +48,7 @@ export function memberListWhere(organizationId: string, filter: MemberListFilter
 }
 
 export async function listMembers(ctx: Context, organizationId: string, filter: MemberListFilter, query?: ItemQuery) {
-  const { membership } = await organizationForMember(ctx, organizationId);
-  if (!canListMembers(membership)) throw guestsSeeOnlyThemselves();
+  await organizationFor(ctx, organizationId, 'listMembers');
   return paginate({
     args: filter,
     keys: memberSortKeys(filter),
@@ -58,15 +58,13 @@ export async function listMembers(ctx: Context, organizationId: string, filter: 
   });
 }
 
-export const guestsSeeOnlyThemselves = () => new ForbiddenError('Guests can only see their own membership, not the other members or teams');
-
 /**
  * A member of an organization the caller belongs to (404 for unknown users and non-members alike).
  * A guest may only ask about themselves: 403 for anyone else, known or not, so nothing is revealed.
  */
 export async function getMember(ctx: Context, organizationId: string, userId: string, query?: ItemQuery): Promise<Member> {
-  const { membership } = await organizationForMember(ctx, organizationId);
-  if (!canSeeMember(membership, viewerOf(ctx).user.id, { userId })) throw guestsSeeOnlyThemselves();
+  const { actor } = await organizationForMember(ctx, organizationId);
+  authorize(memberPolicy, actor, 'read', { userId });
   // `query`: what the response shape needs (user, counts), read with the member in one statement.
   const member = await ctx.db.member.findUnique({
     relationLoadStrategy: 'join',
@@ -99,9 +97,9 @@ async function assertAnotherAdminRemains(tx: Prisma.TransactionClient, organizat
 }
 
 export async function updateMemberRole(ctx: Context, organizationId: string, userId: string, role: Role | null | undefined) {
-  const { membership } = await organizationForMember(ctx, organizationId);
+  const { actor } = await organizationForMember(ctx, organizationId);
   const target = await getMember(ctx, organizationId, userId);
-  if (!canChangeMemberRole(membership)) throw new ForbiddenError('Only organization admins can change roles');
+  authorize(memberPolicy, actor, 'updateRole', target);
   if (role === undefined) return target; // nothing to change
   return ctx.db.$transaction(async (tx) => {
     const current = await memberUnderLock(tx, organizationId, userId);
@@ -111,12 +109,9 @@ export async function updateMemberRole(ctx: Context, organizationId: string, use
 }
 
 export async function removeMember(ctx: Context, organizationId: string, userId: string): Promise<boolean> {
-  const viewer = viewerOf(ctx);
-  const { membership } = await organizationForMember(ctx, organizationId);
+  const { actor } = await organizationForMember(ctx, organizationId);
   const target = await getMember(ctx, organizationId, userId);
-  if (!canRemoveMember(membership, viewer.user.id, target)) {
-    throw new ForbiddenError('Only organization admins can remove other members');
-  }
+  authorize(memberPolicy, actor, 'remove', target);
   await ctx.db.$transaction(async (tx) => {
     const current = await memberUnderLock(tx, organizationId, userId);
     if (current.role === 'admin') await assertAnotherAdminRemains(tx, organizationId, userId);
@@ -127,9 +122,9 @@ export async function removeMember(ctx: Context, organizationId: string, userId:
 }
 
 export async function setMemberSso(ctx: Context, organizationId: string, userId: string): Promise<Member> {
-  const { membership } = await organizationForMember(ctx, organizationId);
-  await getMember(ctx, organizationId, userId);
-  if (!canSetMemberSso(membership)) throw new ForbiddenError('Only organization admins can set SSO members');
+  const { actor } = await organizationForMember(ctx, organizationId);
+  const target = await getMember(ctx, organizationId, userId);
+  authorize(memberPolicy, actor, 'setSso', target);
   return ctx.db.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { sso: true } });
 }
 

@@ -1,11 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../core/context.ts';
-import { NotFoundError } from '../../core/errors.ts';
 import type { ListArgs } from '../../core/pagination.ts';
 import { listItemsQuery } from '../../graphql/list.ts';
 import { loadRelationPage, type RelationPageSpec } from '../../graphql/relation-page.ts';
-import { assertNotBlockedBySso } from './organization.access.ts';
-import { canReadOrganization, type Membership } from './organization.policy.ts';
+import { organizationFor, type OrganizationAction } from './organization.access.ts';
 
 /**
  * Graph navigation from an organization (GraphQL only; REST keeps the documented Organization shape).
@@ -19,14 +17,10 @@ export async function organizationPage<Args extends ListArgs>(
   organizationId: string,
   spec: Omit<RelationPageSpec<Args>, 'parentModel'>,
   args: Args,
-  /** Who among the members may read this relation (everyone by default), and the error for the others. */
-  mayList: (membership: Membership) => boolean = canReadOrganization,
-  refused: () => Error = () => new NotFoundError(`Organization "${organizationId}" not found`),
+  /** The organization action that reading this relation is (organization.policy.ts): `read` by default. */
+  action: OrganizationAction = 'read',
 ) {
-  const membership = await ctx.loaders.viewerMembership.load(organizationId);
-  if (!canReadOrganization(membership)) throw new NotFoundError(`Organization "${organizationId}" not found`);
-  await assertNotBlockedBySso(ctx, organizationId);
-  if (!mayList(membership)) throw refused();
+  await organizationFor(ctx, organizationId, action);
   return loadRelationPage(ctx, { ...spec, parentModel: 'organization' }, organizationId, args, listItemsQuery(ctx, info));
 }
 

@@ -3,7 +3,8 @@ import { RoleEnum } from './role.schema.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { monthlyPeriodEnd } from '../../lib/billing-period.ts';
 import { graphOnly, restNull } from '../../graphql/rest-fields.ts';
-import { organizationPermissions, canSeeBilling } from './organization.policy.ts';
+import { can } from '../../core/authorization.ts';
+import { organizationPolicy } from './organization.policy.ts';
 import {
   createOrganization,
   listOrganizationsForViewer,
@@ -11,7 +12,7 @@ import {
   organizationsForEmailDomain,
   updateOrganization,
 } from './organization.service.ts';
-import { organizationForMember } from './organization.access.ts';
+import { organizationActor, organizationForMember, organizationPermissions } from './organization.access.ts';
 
 const OrganizationUrls = builder.simpleObject('OrganizationUrls', {
   fields: (t) => ({ location: t.string(), app: t.string(), logo: t.string() }),
@@ -75,7 +76,7 @@ export const OrganizationRef = builder.prismaObject('Organization', {
       description: 'Only shown to members of the organization',
       // Monthly periods counted from the organization's creation; endDate ends the current one.
       resolve: async (o, _args, ctx) =>
-        canSeeBilling(await ctx.loaders.viewerMembership.load(o.id))
+        can(organizationPolicy, await organizationActor(ctx, o.id), 'seeBilling', o)
           ? { interval: 'monthly', endDate: monthlyPeriodEnd(o.createdAt, ctx.clock.now()), hasPaymentFailed: false, isScheduledToCancel: false }
           : null,
     }),
@@ -96,7 +97,7 @@ export const OrganizationRef = builder.prismaObject('Organization', {
     }),
     permissions: t.field({
       type: OrganizationPermissions,
-      resolve: async (o, _args, ctx) => organizationPermissions(await ctx.loaders.viewerMembership.load(o.id)),
+      resolve: (o, _args, ctx) => organizationPermissions(ctx, o),
     }),
   }),
 });

@@ -1,11 +1,13 @@
 import type { Organization, Role } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { viewerOf } from '../../core/context.ts';
-import { BadRequestError, ForbiddenError, rethrowDatabaseError } from '../../core/errors.ts';
+import { authorize } from '../../core/authorization.ts';
+import { BadRequestError, rethrowDatabaseError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs } from '../../core/pagination.ts';
 import { checkLength, checkPattern, isDomain, rejectNull } from '../../core/validate.ts';
 import { organizationForAdmin } from './organization.access.ts';
+import { organizationCreationPolicy } from './organization.policy.ts';
 
 const TITLE_PATTERN = /^\S(.*\S)?$/s;
 const HOSTNAME_PATTERN = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
@@ -36,9 +38,7 @@ export interface CreateOrganizationInput {
 /** Creates an organization with the caller as its first admin, in one transaction. */
 export async function createOrganization(ctx: Context, input: CreateOrganizationInput): Promise<Organization> {
   const viewer = viewerOf(ctx);
-  if (viewer.scopeOrganizationId) {
-    throw new ForbiddenError('A token from SSO sign-in can only be used in its own organization; creating organizations needs a personal token');
-  }
+  authorize(organizationCreationPolicy, { instanceAdmin: ctx.instanceAdmin, scopeOrganizationId: viewer.scopeOrganizationId }, 'create', null);
   checkTitle(input.title);
   const emailDomains = normalizeEmailDomains(input.emailDomains ?? []);
   const id = newId();

@@ -1,10 +1,10 @@
 import type { Role } from '../../generated/prisma/client.ts';
-import { isMember, type Membership } from '../organizations/organization.policy.ts';
-import { atLeast, roleRank } from '../organizations/roles.ts';
+import { isMember, type Membership, type OrganizationActor } from '../organizations/organization.policy.ts';
+import { roleRank } from '../organizations/roles.ts';
 
 /**
- * The caller's effective level on a piece of content, and what it allows. Pure functions: services
- * use them to enforce access, schemas use them to compute the `permissions` objects.
+ * The caller's effective level on a piece of content (what it allows is in space.policy.ts and
+ * collection.policy.ts).
  *
  * A member's level is the strongest of: their organization role, the content's own `defaultLevel`,
  * the `defaultLevel` of every enclosing collection, and explicit grants (to them or their teams).
@@ -33,24 +33,11 @@ export function effectiveLevel(sources: LevelSources): Role | null {
   return strongestOf([membership.role, sources.ownLevel, ...sources.inheritedLevels, ...sources.grants]);
 }
 
-export const canRead = (level: Role | null) => atLeast(level, 'read');
-export const canComment = (level: Role | null) => atLeast(level, 'comment');
-export const canEdit = (level: Role | null) => atLeast(level, 'edit');
-export const canReview = (level: Role | null) => atLeast(level, 'review');
-export const canCreateIn = (level: Role | null) => atLeast(level, 'create');
-export const canAdminister = (level: Role | null) => atLeast(level, 'admin');
-
-export function spacePermissions(level: Role | null) {
-  return {
-    access: canRead(level),
-    admin: canAdminister(level),
-    edit: canEdit(level),
-    comment: canComment(level),
-    merge: canReview(level),
-    review: canReview(level),
-  };
-}
-
-export function collectionPermissions(level: Role | null) {
-  return { admin: canAdminister(level), create: canCreateIn(level) };
+/**
+ * The caller relative to a space or collection: their organization membership, their effective level
+ * on the item (null: none), and whether its organization enforces SSO.
+ */
+export interface ContentActor extends OrganizationActor {
+  level: Role | null;
+  organizationSso: boolean;
 }

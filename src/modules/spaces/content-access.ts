@@ -1,10 +1,12 @@
 import type { Collection, Prisma, Role, Space } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
-import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { authorize, permissionsOf } from '../../core/authorization.ts';
+import { NotFoundError } from '../../core/errors.ts';
 import type { CollectionNode } from '../../core/loaders.ts';
-import { assertNotBlockedBySso } from '../organizations/organization.access.ts';
-import { atLeast } from '../organizations/roles.ts';
-import { effectiveLevel } from './access-level.ts';
+import { COLLECTION_PERMISSIONS, collectionPolicy, type CollectionAction } from '../collections/collection.policy.ts';
+import { organizationActor } from '../organizations/organization.access.ts';
+import { effectiveLevel, type ContentActor } from './access-level.ts';
+import { SPACE_PERMISSIONS, spacePolicy, type SpaceAction } from './space.policy.ts';
 
 /** defaultLevel of each collection from `collectionId` up to the top level, innermost first. */
 export function ancestorLevels(collections: Map<string, CollectionNode>, collectionId: string | null): Role[] {
@@ -46,48 +48,97 @@ export async function viewerCollectionLevel(ctx: Context, collection: Collection
   });
 }
 
+/** The caller relative to a space: membership, effective level, and whether the organization enforces SSO. */
+export async function spaceActor(ctx: Context, space: Space): Promise<ContentActor> {
+  const [base, level, organization] = await Promise.all([
+    organizationActor(ctx, space.organizationId),
+    viewerSpaceLevel(ctx, space),
+    ctx.loaders.organization.load(space.organizationId),
+  ]);
+  return { ...base, level, organizationSso: organization?.sso ?? false };
+}
+
+export async function collectionActor(ctx: Context, collection: Collection): Promise<ContentActor> {
+  const [base, level, organization] = await Promise.all([
+    organizationActor(ctx, collection.organizationId),
+    viewerCollectionLevel(ctx, collection),
+    ctx.loaders.organization.load(collection.organizationId),
+  ]);
+  return { ...base, level, organizationSso: organization?.sso ?? false };
+}
+
 export interface SpaceAccess {
   space: Space;
   level: Role;
+  actor: ContentActor;
 }
 
 /**
- * Loads a space and checks the viewer's level. Unknown spaces, spaces the viewer cannot read, and
- * deleted spaces (except for their admins, when `allowDeleted`) are all the same 404; a readable
- * space without the `needed` level is a 403.
+ * Loads a space and authorizes `action` on it (space.policy.ts): unknown spaces, spaces the viewer
+ * cannot read and deleted spaces (except for their admins' `view` and `restore`) are all the same 404;
+ * a readable space the action is refused on is a 403.
  */
+export async function spaceFor(ctx: Context, spaceId: string, action: SpaceAction): Promise<SpaceAccess> {
+  const space = await ctx.loaders.space.load(spaceId);
+  if (!space) throw new NotFoundError(spacePolicy.notFound({ id: spaceId, deletedAt: null }));
+  const actor = await spaceActor(ctx, space);
+  authorize(spacePolicy, actor, action, space);
+  return { space, level: actor.level!, actor };
+}
+
+/** `Space.permissions`, from the same policy that `spaceFor` enforces. */
+export async function spacePermissions(ctx: Context, space: Space) {
+  return permissionsOf(spacePolicy, await spaceActor(ctx, space), space, SPACE_PERMISSIONS);
+}
+
+/** The space action that needs exactly this level (for `spaceForViewer`). */
+const SPACE_ACTION_FOR_LEVEL: Record<Exclude<Role, 'create'>, SpaceAction> = {
+  read: 'read',
+  comment: 'comment',
+  edit: 'edit',
+  review: 'review',
+  admin: 'administer',
+};
+
+/** `spaceFor` by level: `needed` names the action needing it; `allowDeleted` makes read `view`, admin `restore`. */
 export async function spaceForViewer(
   ctx: Context,
   spaceId: string,
   needed: Role,
   options: { allowDeleted?: boolean } = {},
 ): Promise<SpaceAccess> {
-  const space = await ctx.loaders.space.load(spaceId);
-  const notFound = new NotFoundError(`Space "${spaceId}" not found`);
-  if (!space) throw notFound;
-  const level = await viewerSpaceLevel(ctx, space);
-  if (!level) throw notFound;
-  if (space.deletedAt && !(options.allowDeleted && atLeast(level, 'admin'))) throw notFound;
-  await assertNotBlockedBySso(ctx, space.organizationId);
-  if (!atLeast(level, needed)) throw new ForbiddenError(`This needs the "${needed}" level on the space`);
-  return { space, level };
+  if (needed === 'create') throw new Error('No space action needs the "create" level: creating is done in a collection');
+  let action = SPACE_ACTION_FOR_LEVEL[needed];
+  if (options.allowDeleted && action === 'read') action = 'view';
+  if (options.allowDeleted && action === 'administer') action = 'restore';
+  return spaceFor(ctx, spaceId, action);
 }
 
 export interface CollectionAccess {
   collection: Collection;
   level: Role;
+  actor: ContentActor;
 }
 
-/** Like `spaceForViewer`, for collections (deleted collections are gone for everyone). */
-export async function collectionForViewer(ctx: Context, collectionId: string, needed: Role): Promise<CollectionAccess> {
+/** Like `spaceFor`, for collections (deleted collections are gone for everyone). */
+export async function collectionFor(ctx: Context, collectionId: string, action: CollectionAction): Promise<CollectionAccess> {
   const collection = await ctx.loaders.collection.load(collectionId);
-  const notFound = new NotFoundError(`Collection "${collectionId}" not found`);
-  if (!collection || collection.deletedAt) throw notFound;
-  const level = await viewerCollectionLevel(ctx, collection);
-  if (!level) throw notFound;
-  await assertNotBlockedBySso(ctx, collection.organizationId);
-  if (!atLeast(level, needed)) throw new ForbiddenError(`This needs the "${needed}" level on the collection`);
-  return { collection, level };
+  if (!collection) throw new NotFoundError(collectionPolicy.notFound({ id: collectionId, deletedAt: null }));
+  const actor = await collectionActor(ctx, collection);
+  authorize(collectionPolicy, actor, action, collection);
+  return { collection, level: actor.level!, actor };
+}
+
+/** `Collection.permissions`, from the same policy that `collectionFor` enforces. */
+export async function collectionPermissions(ctx: Context, collection: Collection) {
+  return permissionsOf(collectionPolicy, await collectionActor(ctx, collection), collection, COLLECTION_PERMISSIONS);
+}
+
+/** `collectionFor` by level: `read`, `create` and `admin` name the actions needing them. */
+export async function collectionForViewer(ctx: Context, collectionId: string, needed: Role): Promise<CollectionAccess> {
+  const action: CollectionAction = needed === 'admin' ? 'update' : needed === 'create' ? 'create' : 'read';
+  if (needed !== 'read' && needed !== 'create' && needed !== 'admin') throw new Error(`No collection action needs the "${needed}" level`);
+  return collectionFor(ctx, collectionId, action);
 }
 
 /** The level the viewer creates top-level content with: their organization role (guests: none). */

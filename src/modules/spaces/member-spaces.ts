@@ -1,10 +1,11 @@
 import type { Member, Prisma, Role, Space } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { viewerOf } from '../../core/context.ts';
-import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { authorize } from '../../core/authorization.ts';
+import { NotFoundError } from '../../core/errors.ts';
 import { paginate, withRelations, type ItemQuery, type ListArgs } from '../../core/pagination.ts';
 import { organizationForMember } from '../organizations/organization.access.ts';
-import { canAdministerOrganization } from '../organizations/organization.policy.ts';
+import { memberPolicy } from '../members/member.policy.ts';
 import { effectiveLevel } from './access-level.ts';
 import { ancestorLevels, reachableSpacesWhere } from './content-access.ts';
 
@@ -21,7 +22,7 @@ export async function listMemberSpaces(
   query?: ItemQuery,
 ) {
   const viewer = viewerOf(ctx);
-  const { membership } = await organizationForMember(ctx, organizationId);
+  const { actor } = await organizationForMember(ctx, organizationId);
   const where: Prisma.SpaceWhereInput = { organizationId, ...reachableSpacesWhere(userId) };
   const direction = args.order ?? 'desc';
   let member: Member | undefined;
@@ -45,9 +46,7 @@ export async function listMemberSpaces(
       });
       member = organization?.members[0];
       if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
-      if (!canAdministerOrganization(membership) && viewer.user.id !== userId) {
-        throw new ForbiddenError("Only organization admins can list another member's spaces");
-      }
+      authorize(memberPolicy, actor, 'listSpaces', member);
       return organization!._count.spaces;
     },
   });

@@ -4,7 +4,7 @@ import type { Context } from '../../core/context.ts';
 import { ConflictError, NotFoundError } from '../../core/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { spaceForViewer } from './content-access.ts';
+import { spaceFor } from './content-access.ts';
 import { lockOrganization, positionKey, restoredPositionKey } from './hierarchy.ts';
 
 /** Deleted spaces (and collections) stay restorable, and stored, for this long. */
@@ -14,7 +14,7 @@ const expired = (deletedAt: Date, now: Date) => now.getTime() - deletedAt.getTim
 
 /** Soft delete: the space leaves lists and counts; its admins can still read and restore it for 7 days. */
 export async function deleteSpace(ctx: Context, spaceId: string): Promise<boolean> {
-  await spaceForViewer(ctx, spaceId, 'admin');
+  await spaceFor(ctx, spaceId, 'delete');
   const now = ctx.clock.now();
   await ctx.db.space.update({ where: { id: spaceId }, data: { deletedAt: now, updatedAt: now } });
   return true;
@@ -27,7 +27,7 @@ export async function deleteSpace(ctx: Context, spaceId: string): Promise<boolea
  * restored by a concurrent request meanwhile, cannot be restored: 409.
  */
 export async function restoreSpace(ctx: Context, spaceId: string): Promise<Space> {
-  const { space } = await spaceForViewer(ctx, spaceId, 'admin', { allowDeleted: true });
+  const { space } = await spaceFor(ctx, spaceId, 'restore');
   const notDeleted = new ConflictError(`Space "${spaceId}" is not deleted: there is nothing to restore`);
   if (!space.deletedAt) throw notDeleted;
   const now = ctx.clock.now();

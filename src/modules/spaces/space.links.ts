@@ -2,7 +2,7 @@ import path from 'node:path/posix';
 import MarkdownIt from 'markdown-it';
 import type { Context } from '../../core/context.ts';
 import { decodeCursor, encodeCursor, resolveLimit, type ListArgs } from '../../core/pagination.ts';
-import { spaceForViewer } from './content-access.ts';
+import { spaceFor } from './content-access.ts';
 
 /**
  * Links of a space's active content: every link and image in its pages' markdown, grouped by target.
@@ -98,7 +98,7 @@ export function extractLinks(
 
 /** `GET /spaces/{id}/links`: keyset-paginated over the sorted target keys, with stats over all links. */
 export async function listSpaceLinks(ctx: Context, spaceId: string, args: ListArgs & { status?: LinkStatus | null }) {
-  const { space } = await spaceForViewer(ctx, spaceId, 'read');
+  const { space } = await spaceFor(ctx, spaceId, 'read');
   const limit = resolveLimit(args.limit);
   const after = args.page ? (decodeCursor(args.page, [{ field: 'key', direction: 'asc' }])[0] as string) : null;
   const revisionId = space.revisionId ?? '';

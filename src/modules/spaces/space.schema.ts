@@ -3,8 +3,7 @@ import { RoleEnum } from '../organizations/role.schema.ts';
 import { listArgs, listItemsQuery, ListNextRef, listType, OrderEnum } from '../../graphql/list.ts';
 import { stringEnumScalar } from '../../graphql/string-enum.ts';
 import { LINK_STATUSES, listSpaceLinks, type LinkRecord } from './space.links.ts';
-import { spacePermissions } from './access-level.ts';
-import { viewerSpaceLevel } from './content-access.ts';
+import { spacePermissions } from './content-access.ts';
 import { listMemberSpaces } from './member-spaces.ts';
 import { deleteSpace, restoreSpace } from './space.lifecycle.ts';
 import {
@@ -80,7 +79,7 @@ export const SpaceRef = builder.prismaObject('Space', {
     changeRequestsDraft: t.exposeInt('draftChangeRequestCount'),
     permissions: t.field({
       type: SpacePermissions,
-      resolve: async (s, _args, ctx) => spacePermissions(await viewerSpaceLevel(ctx, s)),
+      resolve: (s, _args, ctx) => spacePermissions(ctx, s),
     }),
   }),
 });

@@ -1,13 +1,14 @@
 import type { EditMode, Prisma, Role, Space, SpaceVisibility } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { viewerSpacePage } from './space-pages.ts';
-import { BadRequestError, ForbiddenError } from '../../core/errors.ts';
+import { authorize } from '../../core/authorization.ts';
+import { BadRequestError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength, rejectNull } from '../../core/validate.ts';
-import { organizationForMember } from '../organizations/organization.access.ts';
-import { canAdminister, canCreateIn } from './access-level.ts';
-import { collectionForViewer, creationLevel, spaceForViewer, visibleSpacesWhere } from './content-access.ts';
+import { organizationFor, organizationForMember } from '../organizations/organization.access.ts';
+import { collectionFor, spaceFor, visibleSpacesWhere } from './content-access.ts';
+import { spacePolicy } from './space.policy.ts';
 import { lockOrganization, positionKey, type ContentPosition } from './hierarchy.ts';
 
 type Tx = Prisma.TransactionClient;
@@ -32,21 +33,27 @@ function checkEmoji(emoji: string | null | undefined) {
   if (!EMOJI.test(emoji)) throw new BadRequestError('Invalid "emoji": must be an emoji character or its code points (e.g. "1f389")');
 }
 
-/** Where a new space or collection may go: a collection the caller can create in, or the top level. */
-async function checkCreationTarget(ctx: Context, organizationId: string, parentId: string | null | undefined, field = 'parent') {
+/**
+ * Where a new space or collection may go: a collection the caller can `create` in, or the top level of
+ * an organization where they may `createContent` (`transferIn`, when the content comes from elsewhere).
+ */
+export async function checkCreationTarget(
+  ctx: Context,
+  organizationId: string,
+  parentId: string | null | undefined,
+  field = 'parent',
+  topLevelAction: 'createContent' | 'transferIn' = 'createContent',
+) {
   // Any given ID, "" included, must name a collection: only null/absent means the top level.
   if (parentId !== null && parentId !== undefined) {
     const parent = await ctx.loaders.collection.load(parentId);
     if (!parent || parent.deletedAt || parent.organizationId !== organizationId) {
       throw new BadRequestError(`Invalid "${field}": no collection "${parentId}" in this organization`);
     }
-    const { level } = await collectionForViewer(ctx, parentId, 'read');
-    if (!canCreateIn(level)) throw new ForbiddenError('You cannot create content in this collection');
+    await collectionFor(ctx, parentId, 'create');
     return;
   }
-  if (!canCreateIn(await creationLevel(ctx, organizationId))) {
-    throw new ForbiddenError('Creating content needs the "create" role in the organization');
-  }
+  await organizationFor(ctx, organizationId, topLevelAction);
 }
 
 /** A space is born with an empty first revision, its active content. */
@@ -94,7 +101,7 @@ export async function listOrganizationSpaces(ctx: Context, organizationId: strin
 
 /** A space by ID; its admins also get it while it is deleted (with `deletedAt`). */
 export async function getSpace(ctx: Context, spaceId: string): Promise<Space> {
-  return (await spaceForViewer(ctx, spaceId, 'read', { allowDeleted: true })).space;
+  return (await spaceFor(ctx, spaceId, 'view')).space;
 }
 
 export interface UpdateSpaceInput {
@@ -110,10 +117,8 @@ export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSp
   checkTitle(input.title);
   checkEmoji(input.emoji);
   for (const field of ['editMode', 'defaultLevel', 'visibility'] as const) rejectNull(field, input[field]);
-  const { space, level } = await spaceForViewer(ctx, spaceId, 'edit');
-  if ((input.defaultLevel || input.visibility) && !canAdminister(level)) {
-    throw new ForbiddenError('Changing who can access a space needs the "admin" level');
-  }
+  const { space, actor } = await spaceFor(ctx, spaceId, 'edit');
+  if (input.defaultLevel || input.visibility) authorize(spacePolicy, actor, 'manageAccess', space);
   if (input.visibility === 'in_collection' && !space.collectionId) {
     throw new BadRequestError('Invalid "visibility": "in-collection" is only for spaces inside a collection');
   }
@@ -132,7 +137,7 @@ export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSp
 
 /** Moves a space into a collection (or the top level, `parent: null`), at a position (default: the end). */
 export async function moveSpace(ctx: Context, spaceId: string, input: { parent?: string | null; position?: ContentPosition | null }) {
-  const { space } = await spaceForViewer(ctx, spaceId, 'admin');
+  const { space } = await spaceFor(ctx, spaceId, 'move');
   const parentId = input.parent === undefined ? space.collectionId : input.parent;
   if (parentId !== space.collectionId) await checkCreationTarget(ctx, space.organizationId, parentId);
   return ctx.db.$transaction(async (tx) => {
@@ -163,15 +168,10 @@ export async function detachFromOrganization(tx: Tx, spaceIds: string[]): Promis
  * its ID and content. The caller must administer the space and be able to create content in both.
  */
 export async function transferSpace(ctx: Context, spaceId: string, input: { organization: string; collection?: string | null }) {
-  const { space } = await spaceForViewer(ctx, spaceId, 'admin');
-  if (!canCreateIn(await creationLevel(ctx, space.organizationId))) {
-    throw new ForbiddenError('Transferring needs the "create" role in this organization');
-  }
+  const { space } = await spaceFor(ctx, spaceId, 'transfer');
+  await organizationFor(ctx, space.organizationId, 'transferOut');
   await organizationForMember(ctx, input.organization);
-  await checkCreationTarget(ctx, input.organization, input.collection, 'collection');
-  if ((input.collection ?? null) === null && !canCreateIn(await creationLevel(ctx, input.organization))) {
-    throw new ForbiddenError('Transferring needs the "create" role in the target organization');
-  }
+  await checkCreationTarget(ctx, input.organization, input.collection, 'collection', 'transferIn');
   if (input.organization === space.organizationId && (input.collection ?? null) === space.collectionId) return space;
   return ctx.db.$transaction(async (tx) => {
     for (const id of [space.organizationId, input.organization].sort()) await lockOrganization(tx, id);
@@ -196,7 +196,7 @@ export async function transferSpace(ctx: Context, spaceId: string, input: { orga
  * content (pages and files) in its own first revision, placed right after the original.
  */
 export async function duplicateSpace(ctx: Context, spaceId: string): Promise<Space> {
-  const { space } = await spaceForViewer(ctx, spaceId, 'read');
+  const { space } = await spaceFor(ctx, spaceId, 'read');
   await checkCreationTarget(ctx, space.organizationId, space.collectionId);
   const now = ctx.clock.now();
   return ctx.db.$transaction(async (tx) => {

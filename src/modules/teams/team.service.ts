@@ -1,12 +1,12 @@
 import { Prisma, type Team, type TeamRole } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
-import { viewerOf } from '../../core/context.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { authorize } from '../../core/authorization.ts';
+import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength, isEmail, rejectNull } from '../../core/validate.ts';
 import { organizationForMember, type OrganizationAccess } from '../organizations/organization.access.ts';
-import { canAdministerTeams, canListTeams, canManageTeamMembers } from './team.policy.ts';
+import { teamPolicy } from './team.policy.ts';
 
 export const TEAM_SORT: SortKey[] = [
   { field: 'title', direction: 'asc' },
@@ -23,9 +23,10 @@ function checkTitle(title: string | null | undefined) {
   checkLength('title', title?.trim(), 1, 64);
 }
 
-async function requireTeamAdmin(ctx: Context, organizationId: string): Promise<OrganizationAccess> {
+/** The organization, once the caller may do `action` on its teams (not one team in particular). */
+async function organizationForTeams(ctx: Context, organizationId: string, action: 'read' | 'create' | 'rename' | 'delete'): Promise<OrganizationAccess> {
   const access = await organizationForMember(ctx, organizationId);
-  if (!canAdministerTeams(access.membership)) throw new ForbiddenError('Only organization admins can manage teams');
+  authorize(teamPolicy, { ...access.actor, teamRole: null }, action, { organizationId });
   return access;
 }
 
@@ -101,11 +102,7 @@ export function teamListWhere(organizationId: string, filter: { title?: string |
 }
 
 /** The organization, when the caller may see its teams (guests may not: 403). */
-async function organizationForTeamReader(ctx: Context, organizationId: string): Promise<OrganizationAccess> {
-  const access = await organizationForMember(ctx, organizationId);
-  if (!canListTeams(access.membership)) throw new ForbiddenError('Guests cannot see the teams of the organization');
-  return access;
-}
+const organizationForTeamReader = (ctx: Context, organizationId: string) => organizationForTeams(ctx, organizationId, 'read');
 
 export async function listTeams(ctx: Context, organizationId: string, filter: TeamListFilter, query?: ItemQuery) {
   await organizationForTeamReader(ctx, organizationId);
@@ -124,7 +121,7 @@ export async function getTeam(ctx: Context, organizationId: string, teamId: stri
 }
 
 export async function createTeam(ctx: Context, organizationId: string, input: { title: string; members?: string[] | null }) {
-  await requireTeamAdmin(ctx, organizationId);
+  await organizationForTeams(ctx, organizationId, 'create');
   checkTitle(input.title);
   const id = newId();
   const now = ctx.clock.now();
@@ -139,14 +136,14 @@ export async function createTeam(ctx: Context, organizationId: string, input: { 
 }
 
 export async function renameTeam(ctx: Context, organizationId: string, teamId: string, title: string) {
-  await requireTeamAdmin(ctx, organizationId);
+  await organizationForTeams(ctx, organizationId, 'rename');
   checkTitle(title);
   await findTeam(ctx, organizationId, teamId);
   return ctx.db.team.update({ where: { id: teamId }, data: { title: title.trim() } });
 }
 
 export async function deleteTeam(ctx: Context, organizationId: string, teamId: string): Promise<boolean> {
-  await requireTeamAdmin(ctx, organizationId);
+  await organizationForTeams(ctx, organizationId, 'delete');
   // deleteMany: of two concurrent deletes, the second finds nothing (404) instead of failing.
   const { count } = await ctx.db.team.deleteMany({ where: { id: teamId, organizationId } });
   if (count === 0) throw new NotFoundError(`Team "${teamId}" not found in this organization`);
@@ -174,13 +171,10 @@ export async function listTeamMembers(ctx: Context, organizationId: string, team
 
 /** Loads the team and checks that the caller may manage its members (admin or team owner). */
 async function teamForMemberManagement(ctx: Context, organizationId: string, teamId: string): Promise<Team> {
-  const viewer = viewerOf(ctx);
-  const { membership } = await organizationForMember(ctx, organizationId);
+  const { actor } = await organizationForMember(ctx, organizationId);
   const team = await findTeam(ctx, organizationId, teamId);
-  const own = await ctx.db.teamMember.findUnique({ where: { teamId_userId: { teamId, userId: viewer.user.id } } });
-  if (!canManageTeamMembers(membership, own?.role ?? null)) {
-    throw new ForbiddenError("Only organization admins and the team's owners can manage its members");
-  }
+  const own = await ctx.db.teamMember.findUnique({ where: { teamId_userId: { teamId, userId: actor.userId } } });
+  authorize(teamPolicy, { ...actor, teamRole: own?.role ?? null }, 'manageMembers', team);
   return team;
 }
 

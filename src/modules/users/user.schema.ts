@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { viewerOf } from '../../core/context.ts';
-import { ForbiddenError } from '../../core/errors.ts';
+import { authorize } from '../../core/authorization.ts';
+import { userPolicy } from './user.policy.ts';
 import { createUserWithToken } from './user.service.ts';
 
 const UserUrls = builder.simpleObject('UserUrls', { fields: (t) => ({ location: t.string() }) });
@@ -42,7 +43,7 @@ builder.mutationFields((t) => ({
       displayName: t.arg.string({ required: true, description: 'Name shown for the user (1..100)' }),
     },
     resolve: (_root, args, ctx) => {
-      if (!ctx.instanceAdmin) throw new ForbiddenError('Only the instance administrator token can create users');
+      authorize(userPolicy, { instanceAdmin: ctx.instanceAdmin, scopeOrganizationId: ctx.viewer?.scopeOrganizationId ?? null }, 'createUser', null);
       return createUserWithToken(ctx.db, args, ctx.clock.now());
     },
   }),
