@@ -37,7 +37,7 @@ const OPS: RefusalOp<Ids>[] = [
   {
     name: 'create collection', refuse: "a 'read' member",
     rest: ({ o }) => ['POST', collectionsPath(o), { title: 'New' }],
-    gql: ({ o }) => ['mutation($o:String!){buildCollection(organizationId:$o,title:"New"){id}}', { o }],
+    gql: ({ o }) => ['mutation($o:String!){createCollection(organizationId:$o,title:"New"){id}}', { o }],
   },
   {
     name: 'get collection',
@@ -134,7 +134,7 @@ describe('POST /orgs/{o}/collections (createCollection)', () => {
     expect((await buildCollection(admin, o, { title: 'x'.repeat(50) })).title).toBe('x'.repeat(50));
     restError(await admin.rest('POST', collectionsPath(o), { title: 'x'.repeat(51) }), 400, 'title');
     restError(await admin.rest('POST', collectionsPath(o), { title: 12 }), 400, 'title');
-    const q = 'mutation($o:String!,$t:String){buildCollection(organizationId:$o,title:$t){title}}';
+    const q = 'mutation($o:String!,$t:String){createCollection(organizationId:$o,title:$t){title}}';
     expect(gqlData(await admin.gql(q, { o, t: 'y'.repeat(50) }), 'createCollection')).toEqual({ title: 'y'.repeat(50) });
     gqlError(await admin.gql(q, { o, t: 'y'.repeat(51) }), 'BAD_REQUEST', 'title');
     expect(await h.db.collection.count({ where: { organizationId: o } })).toBe(2);
@@ -143,7 +143,7 @@ describe('POST /orgs/{o}/collections (createCollection)', () => {
   it('GraphQL: creates with the same fields', async () => {
     const { admin, organizationId: o } = await buildOrganization(h);
     const parent = await buildCollection(admin, o, { title: 'Top' });
-    const res = await admin.gql(`mutation($o:String!,$p:String){buildCollection(organizationId:$o,title:"Graph",parent:$p){${COLLECTION}}}`, { o, p: parent.id });
+    const res = await admin.gql(`mutation($o:String!,$p:String){createCollection(organizationId:$o,title:"Graph",parent:$p){${COLLECTION}}}`, { o, p: parent.id });
     const data = gqlData(res, 'createCollection');
     expect(data).toEqual({
       object: 'collection',

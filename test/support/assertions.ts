@@ -23,10 +23,13 @@ export const NOT_SERVED: string[] = [
   'OrganizationMember.permissions',
   'OrganizationTeam.permissions',
   'OrganizationTeamMember.permissions',
-  // Organization: permissions, pricing and billing details that have no meaning here.
+  // Organization: merge rules and permissions the API does not compute, billing details that have no
+  // meaning here (no payments are taken).
   ...['mergeRules', 'view', 'access', 'ownTeam', 'createOpenAPISpec', 'viewBilling', 'listMembers', 'listTeams', 'listIntegrations',
-    'listInstallations', 'installIntegration', 'canCheckout', 'pricing', 'usageAddons', 'canChangeInterval', 'canUseSAML',
-    'creditsBundle', 'aiCreditAlertThreshold'].map((p) => `Organization.${p}`),
+    'listInstallations', 'installIntegration'].map((p) => `Organization.${p}`),
+  ...['canCheckout', 'pricing', 'usageAddons', 'canChangeInterval', 'canUseSAML', 'creditsBundle', 'aiCreditAlertThreshold'].map(
+    (p) => `OrganizationBilling.${p}`,
+  ),
   // Invite links are never "redundant" (GitBook's flag for links to content the invitee reaches anyway).
   'InviteLinkToOrganization.redundant',
   // A SAML provider that has not been given these omits them.
