@@ -25,7 +25,10 @@ export default defineConfig({
     projects: [
       // `npm test`: everything that runs inside the test process (the app through app.fetch, or on a
       // 127.0.0.1 listener of its own).
-      { extends: true, test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: E2E_TESTS } },
+      {
+        extends: true,
+        test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: E2E_TESTS, globalSetup: ['test/support/global-setup.ts'] },
+      },
       // `npm run test:e2e`: the tests that spawn the server or a CLI.
       { extends: true, test: { name: 'e2e', include: E2E_TESTS } },
     ],
