@@ -3,6 +3,12 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
+/**
+ * Tests that run the real entry points as child processes (the server, the CLIs): slow (each child boots
+ * Node, tsx and a database), so they form their own project, `npm run test:e2e`. CI runs both projects.
+ */
+export const E2E_TESTS = ['test/cli.test.ts', 'test/server.test.ts', 'test/crash.test.ts'];
+
 export default defineConfig({
   resolve: {
     // graphql 16 ships CJS (main) and ESM (module) builds. Node resolves dependencies (Pothos, SOFA,
@@ -11,11 +17,20 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     // Each file starts its own app on its own database; PGlite needs a moment to boot.
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      // `npm test`: everything that runs inside the test process (the app through app.fetch, or on a
+      // 127.0.0.1 listener of its own).
+      {
+        extends: true,
+        test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: E2E_TESTS, globalSetup: ['test/support/global-setup.ts'] },
+      },
+      // `npm run test:e2e`: the tests that spawn the server or a CLI.
+      { extends: true, test: { name: 'e2e', include: E2E_TESTS } },
+    ],
   },
 });

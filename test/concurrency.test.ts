@@ -11,7 +11,8 @@ import type { Db } from '../src/db/client.ts';
 import { applyMigrations, pgliteSession, pgSession, type SqlSession } from '../src/db/migrate.ts';
 import { createPglite } from '../src/db/pglite.ts';
 import { restError } from './support/assertions.ts';
-import { callerFor, newMember, newOrganization, useTwoInstances, type Caller, type HttpResult } from './support/harness.ts';
+import { buildMember, buildOrganization } from './factories.ts';
+import { callerFor, useTwoInstances, type Caller, type HttpResult } from './support/harness.ts';
 import { POSTGRES_SERVER_URL, REPO_ROOT, tempDir } from './support/server-process.ts';
 
 const h = useTwoInstances(POSTGRES_SERVER_URL);
@@ -53,7 +54,7 @@ function expectUniquePositions(siblings: { position: string }[]) {
 
 describe('custom field values', () => {
   it('50 concurrent PATCH /spaces/{id}/custom-fields of one field all succeed, one value row in the end', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Fields');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Fields');
     expect((await admin.rest('POST', `/v1/orgs/${o}/custom-fields`, { name: 'owner', type: 'text' })).status).toBe(201);
     const space = await createSpace(admin, o);
     const sent = range(50).map((i) => `owner ${i}`);
@@ -68,7 +69,7 @@ describe('custom field values', () => {
   });
 
   it('concurrent PATCHes setting and clearing two fields apply whole: the final values come from one request', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Fields2');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Fields2');
     expect((await admin.rest('POST', `/v1/orgs/${o}/custom-fields`, { name: 'owner', type: 'text' })).status).toBe(201);
     const tier = await admin.rest('POST', `/v1/orgs/${o}/custom-fields`, { name: 'tier', type: 'select', options: ['gold', 'silver'] });
     expect(tier.status).toBe(201);
@@ -91,8 +92,8 @@ describe('custom field values', () => {
 
 describe('team members', () => {
   it('20 concurrent PUT /teams/{t}/members/{u} with {} for one user all succeed, a member once', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Teams');
-    const member = await newMember(h, o);
+    const { admin, organizationId: o } = await buildOrganization(h, 'Teams');
+    const member = await buildMember(h, o);
     const team = await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'Writers' });
     expect(team.status).toBe(201);
     const path = `/v1/orgs/${o}/teams/${team.body.id}/members/${member.userId}`;
@@ -103,8 +104,8 @@ describe('team members', () => {
   });
 
   it('single adds racing bulk adds (PUT /teams/{t}/members) all succeed, each member once', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Teams2');
-    const members = await Promise.all(range(4).map(() => newMember(h, o)));
+    const { admin, organizationId: o } = await buildOrganization(h, 'Teams2');
+    const members = await Promise.all(range(4).map(() => buildMember(h, o)));
     const team = await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'Readers' });
     const ids = members.map((m) => m.userId);
     const teamPath = `/v1/orgs/${o}/teams/${team.body.id}/members`;
@@ -122,10 +123,10 @@ describe('team members', () => {
   });
 
   it('adding a member to a team while they are removed from the organization: 204, or 404/400 naming them, never 500', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Teams3');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Teams3');
     const team = await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'Leavers' });
     const teamPath = `/v1/orgs/${o}/teams/${team.body.id}/members`;
-    const leavers = await Promise.all(range(6).map(() => newMember(h, o)));
+    const leavers = await Promise.all(range(6).map(() => buildMember(h, o)));
     const results = await Promise.all(
       leavers.flatMap((leaver, n) => [
         ...range(6).map((i) => on(i + n, admin).rest('PUT', `${teamPath}/${leaver.userId}`, {})),
@@ -152,7 +153,7 @@ describe('sibling order keys', () => {
   }
 
   it.each(PARENTS)('a space restored at the %s does not reuse an order key another sibling took meanwhile', async (where) => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Restore');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Restore');
     const parent = await parentFor(admin, o, where);
     const r1 = await createSpace(admin, o, { title: 'r1', parent });
     const r2 = await createSpace(admin, o, { title: 'r2', parent });
@@ -166,7 +167,7 @@ describe('sibling order keys', () => {
   });
 
   it.each(PARENTS)('a space restored at the %s keeps its old place when nobody took it', async (where) => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Restore2');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Restore2');
     const parent = await parentFor(admin, o, where);
     const [r1, r2, r3] = [await createSpace(admin, o, { parent }), await createSpace(admin, o, { parent }), await createSpace(admin, o, { parent })];
     const before = (await h.db.space.findUniqueOrThrow({ where: { id: r2.id } })).position;
@@ -177,8 +178,8 @@ describe('sibling order keys', () => {
   });
 
   it('concurrent creates, moves, restores and transfers in one organization: 2xx or 409, sibling keys stay unique', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Tree');
-    const { admin: otherAdmin, organizationId: other } = await newOrganization(h, 'Tree target');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Tree');
+    const { admin: otherAdmin, organizationId: other } = await buildOrganization(h, 'Tree target');
     // The admin of the source also creates content in the target (transfers need both).
     await h.db.member.create({ data: { organizationId: other, userId: admin.userId, role: 'admin' } });
     const collection = await admin.rest('POST', `/v1/orgs/${o}/collections`, { title: 'Box' });
@@ -203,8 +204,8 @@ describe('sibling order keys', () => {
   });
 
   it('a transferred collection does not collide with a sibling of the target holding its key', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Move from');
-    const { organizationId: other } = await newOrganization(h, 'Move to');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Move from');
+    const { organizationId: other } = await buildOrganization(h, 'Move to');
     await h.db.member.create({ data: { organizationId: other, userId: admin.userId, role: 'admin' } });
     const moving = await admin.rest('POST', `/v1/orgs/${o}/collections`, { title: 'Moving' });
     const nested = await admin.rest('POST', `/v1/orgs/${o}/collections`, { title: 'Nested', parent: moving.body.id });
@@ -217,7 +218,7 @@ describe('sibling order keys', () => {
   });
 
   it('the database refuses two live siblings with one key, within a table and across spaces and collections', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Constraint');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Constraint');
     const space = await createSpace(admin, o);
     const row = await h.db.space.findUniqueOrThrow({ where: { id: space.id } });
     const insertSpace = (id: string, deletedAt: Date | null, collectionId: string | null = null) =>
@@ -299,14 +300,14 @@ describe('sibling order keys', () => {
 
 describe('other writes that race', () => {
   it('concurrent creates of custom fields with one name: one 201, the others 409', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Names');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Names');
     const results = await Promise.all(range(10).map((i) => on(i, admin).rest('POST', `/v1/orgs/${o}/custom-fields`, { name: 'team', type: 'text' })));
     expect(expectOkOrConflict(results, [201]).filter((s) => s === 201)).toHaveLength(1);
     expect(await h.db.customField.count({ where: { organizationId: o } })).toBe(1);
   });
 
   it('two organizations claiming one hostname at once: one gets it, the other 409', async () => {
-    const [a, b] = [await newOrganization(h, 'Host A'), await newOrganization(h, 'Host B')];
+    const [a, b] = [await buildOrganization(h, 'Host A'), await buildOrganization(h, 'Host B')];
     const hostname = `race-${Date.now().toString(36)}`;
     const results = await Promise.all(
       range(10).map((i) => {
@@ -319,7 +320,7 @@ describe('other writes that race', () => {
   });
 
   it('concurrent e-mail invites of the same new addresses, and joins through one invite link: all succeed, rows once', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Invites');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Invites');
     const emails = range(3).map((i) => `race-${i}-${Date.now()}@example.com`);
     const invites = await Promise.all(range(10).map((i) => on(i, admin).rest('POST', `/v1/orgs/${o}/invites`, { emails })));
     expect(expectOkOrConflict(invites, [200])).toEqual(invites.map(() => 200));
@@ -327,7 +328,7 @@ describe('other writes that race', () => {
     expect(await h.db.invite.count({ where: { organizationId: o } })).toBe(3);
 
     const link = await admin.rest('POST', `/v1/orgs/${o}/link-invites`, { role: 'read' });
-    const joiner = await newMember(h, (await newOrganization(h, 'Elsewhere')).organizationId);
+    const joiner = await buildMember(h, (await buildOrganization(h, 'Elsewhere')).organizationId);
     const joins = await Promise.all(range(10).map((i) => on(i, joiner).rest('POST', `/v1/orgs/${o}/invites/${link.body.id}`)));
     expect(expectOkOrConflict(joins, [200])).toEqual(joins.map(() => 200));
     expect(await h.db.member.count({ where: { organizationId: o, userId: joiner.userId } })).toBe(1);
@@ -336,8 +337,8 @@ describe('other writes that race', () => {
   it('promoting, demoting and removing members at once never leaves an organization without an admin', async () => {
     const orgs = await Promise.all(
       range(8).map(async (n) => {
-        const { admin, organizationId } = await newOrganization(h, `Admins ${n}`);
-        return { admin, o: organizationId, member: await newMember(h, organizationId) };
+        const { admin, organizationId } = await buildOrganization(h, `Admins ${n}`);
+        return { admin, o: organizationId, member: await buildMember(h, organizationId) };
       }),
     );
     // The admin promotes the member, steps down (fine once the member is an admin) and removes the

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../src/config.ts';
-import { addMember, newOrganization, newUser, useHarness, type Caller } from './support/harness.ts';
+import { addMember, buildOrganization, buildUser } from './factories.ts';
+import { useHarness, type Caller } from './support/harness.ts';
 
 // Pages as large as 200 × 200 items: above the default GraphQL list-item limit, which is not under test here.
 const h = useHarness({ limits: { ...DEFAULT_LIMITS, graphql: { ...DEFAULT_LIMITS.graphql, maxListItems: 100_000 } } });
@@ -55,8 +56,8 @@ let small: Content;
 let large: Content;
 
 beforeAll(async () => {
-  admin = (await newOrganization(h, 'Content Owner')).admin;
-  reader = await newUser(h, 'Reader');
+  admin = (await buildOrganization(h, 'Content Owner')).admin;
+  reader = await buildUser(h, 'Reader');
   small = await content(admin, 10);
   large = await content(admin, 100);
   for (const c of [small, large]) {

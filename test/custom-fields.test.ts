@@ -1,36 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { Role } from '../src/generated/prisma/client.ts';
-import { newId } from '../src/lib/ids.ts';
-import { masked, restError, expectOk, expectFailure, type DoorResult, type Door } from './support/assertions.ts';
-import { anonymous, newMember, newOrganization, useHarness, type Caller, type HttpResult } from './support/harness.ts';
+import { DOORS, expectFailure, expectOk, masked, restError, throughDoor, type Door, type DoorResult } from './support/assertions.ts';
+import { buildMember, buildOrganization, buildSpace, buildSpaceWithLevel } from './factories.ts';
+import { anonymous, useHarness, type Caller, type HttpResult } from './support/harness.ts';
 
 const h = useHarness();
 
-const DOORS: Door[] = ['rest', 'graphql'];
 const UNKNOWN_ORG = 'unknownOrg0000000001';
 const UNKNOWN_SPACE = 'unknownSpace00000001';
 const FIELD = 'id name title description type placeholder options createdAt updatedAt urls { location }';
 
 /** A response of either door: `body` is the REST body, or the GraphQL root field with nulls dropped. */
-type Res = DoorResult;
-
-function dropNulls(value: any): any {
-  if (Array.isArray(value)) return value.map(dropNulls);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, dropNulls(v)]));
-  }
-  return value;
-}
-
-type Send = (c: Pick<Caller, 'rest'>) => Promise<HttpResult>;
-function call(door: Door, c: Pick<Caller, 'rest'>, rest: [string, string, unknown?], gql: [string, string, Record<string, unknown>]): Promise<Res> {
-  const send: Send = door === 'rest' ? (x) => x.rest(...rest) : (x) => x.rest('POST', '/graphql', { query: gql[1], variables: gql[2] });
-  return send(c).then((raw) => ({
-    door,
-    raw,
-    body: door === 'rest' ? raw.body : raw.body?.errors ? undefined : dropNulls(raw.body?.data?.[gql[0]]),
-  }));
-}
+const call = (door: Door, c: Pick<Caller, 'rest'>, rest: [string, string, unknown?], gql: [string, string, Record<string, unknown>]): Promise<DoorResult> =>
+  throughDoor(door, c, rest, gql, { dropNulls: true });
 
 const orgPath = (o: string) => `/v1/orgs/${o}/custom-fields`;
 const fieldPath = (o: string, n: string) => `${orgPath(o)}/${encodeURIComponent(n)}`;
@@ -79,22 +60,12 @@ const api = (door: Door) => ({
     ]),
 });
 
-const ok = expectOk;
-
-const fails = expectFailure;
-
-async function newSpace(organizationId: string, defaultLevel: Role = 'read') {
-  const id = newId();
-  // Live siblings need distinct order keys (a database constraint): the ID is one.
-  return h.db.space.create({ data: { id, organizationId, title: 'S', defaultLevel, position: id } });
-}
-
 async function setup() {
-  const { admin, organizationId: o } = await newOrganization(h);
-  const reader = await newMember(h, o, 'read', 'Reader');
-  const editor = await newMember(h, o, 'edit', 'Editor');
-  const creator = await newMember(h, o, 'create', 'Creator');
-  const space = await newSpace(o);
+  const { admin, organizationId: o } = await buildOrganization(h);
+  const reader = await buildMember(h, o, 'read', 'Reader');
+  const editor = await buildMember(h, o, 'edit', 'Editor');
+  const creator = await buildMember(h, o, 'create', 'Creator');
+  const space = await buildSpace(admin, o, { title: 'S' });
   return { admin, o, reader, editor, creator, space };
 }
 
@@ -117,7 +88,7 @@ describe.each(DOORS)('%s: organization custom fields', (door) => {
       placeholder: 'Pick one',
       options: ['api', 'ui'],
     });
-    const field = ok(created, 201);
+    const field = expectOk(created, 201);
     const location = `${h.config.apiUrl}/orgs/${o}/custom-fields/product-area_1`;
     expect(field).toEqual({
       id: expect.any(String),
@@ -135,121 +106,121 @@ describe.each(DOORS)('%s: organization custom fields', (door) => {
 
     // Absent optionals are absent (REST omits them; GraphQL returns null), and a text field has no options.
     h.clock.advance(1000);
-    const text = ok(await cf.create(admin, o, { name: 'notes', type: 'text' }), 201);
+    const text = expectOk(await cf.create(admin, o, { name: 'notes', type: 'text' }), 201);
     expect(Object.keys(text).sort()).toEqual(['createdAt', 'id', 'name', 'type', 'updatedAt', 'urls']);
     if (door === 'graphql') expect(text.options).toBeUndefined();
 
-    expect(ok(await cf.get(reader, o, 'product-area_1'))).toEqual(field);
-    const list = ok(await cf.list(reader, o));
+    expect(expectOk(await cf.get(reader, o, 'product-area_1'))).toEqual(field);
+    const list = expectOk(await cf.list(reader, o));
     expect(list.count).toBe(2);
     expect(list.items.map((f: any) => f.name)).toEqual(['product-area_1', 'notes']);
     expect(list.next).toBeUndefined();
 
     h.clock.advance(1000);
-    const updated = ok(await cf.update(admin, o, 'product-area_1', { title: 'Area', description: null, options: ['api', 'ui', 'docs'] }));
+    const updated = expectOk(await cf.update(admin, o, 'product-area_1', { title: 'Area', description: null, options: ['api', 'ui', 'docs'] }));
     expect(updated).toEqual({ ...field, title: 'Area', description: undefined, options: ['api', 'ui', 'docs'], updatedAt: expect.any(String) });
     expect(Object.hasOwn(updated, 'description')).toBe(false);
     expect(updated.updatedAt > field.updatedAt).toBe(true);
     // Absent arguments change nothing.
-    expect(ok(await cf.update(admin, o, 'product-area_1', {}))).toMatchObject({ title: 'Area', placeholder: 'Pick one' });
+    expect(expectOk(await cf.update(admin, o, 'product-area_1', {}))).toMatchObject({ title: 'Area', placeholder: 'Pick one' });
 
-    ok(await cf.remove(admin, o, 'product-area_1'), 204);
-    fails(await cf.get(admin, o, 'product-area_1'), 404);
-    fails(await cf.update(admin, o, 'product-area_1', { title: 'x' }), 404);
-    fails(await cf.remove(admin, o, 'product-area_1'), 404);
-    expect(ok(await cf.list(admin, o)).count).toBe(1);
+    expectOk(await cf.remove(admin, o, 'product-area_1'), 204);
+    expectFailure(await cf.get(admin, o, 'product-area_1'), 404);
+    expectFailure(await cf.update(admin, o, 'product-area_1', { title: 'x' }), 404);
+    expectFailure(await cf.remove(admin, o, 'product-area_1'), 404);
+    expect(expectOk(await cf.list(admin, o)).count).toBe(1);
   });
 
   it('accepts exactly the documented type spellings, "multi-select" with a hyphen', async () => {
     const { admin, o } = await setup();
     for (const type of ['text', 'number', 'boolean', 'date', 'url']) {
-      expect(ok(await cf.create(admin, o, { name: `f-${type}`, type }), 201).type).toBe(type);
+      expect(expectOk(await cf.create(admin, o, { name: `f-${type}`, type }), 201).type).toBe(type);
     }
     for (const type of ['select', 'multi-select']) {
-      expect(ok(await cf.create(admin, o, { name: `f-${type}`, type, options: ['a'] }), 201).type).toBe(type);
+      expect(expectOk(await cf.create(admin, o, { name: `f-${type}`, type, options: ['a'] }), 201).type).toBe(type);
     }
     expect((await fieldRow(o, 'f-multi-select'))?.type).toBe('multi_select');
     for (const type of ['multi_select', 'MULTI-SELECT', 'Text', 'checkbox', '']) {
-      fails(await cf.create(admin, o, { name: 'bad-type', type, options: ['a'] }), 400, 'type');
+      expectFailure(await cf.create(admin, o, { name: 'bad-type', type, options: ['a'] }), 400, 'type');
     }
-    const multi = ok(await cf.get(admin, o, 'f-multi-select'));
+    const multi = expectOk(await cf.get(admin, o, 'f-multi-select'));
     expect(multi).toMatchObject({ type: 'multi-select', options: ['a'] });
-    expect(ok(await cf.list(admin, o)).items.map((f: any) => f.type).sort()).toEqual(
+    expect(expectOk(await cf.list(admin, o)).items.map((f: any) => f.type).sort()).toEqual(
       ['boolean', 'date', 'multi-select', 'number', 'select', 'text', 'url'],
     );
   });
 
   it('create: name 1..50 matching ^[a-z_\\-0-9]+$, required', async () => {
     const { admin, o } = await setup();
-    ok(await cf.create(admin, o, { name: 'a'.repeat(50), type: 'text' }), 201);
-    ok(await cf.create(admin, o, { name: 'x', type: 'text' }), 201);
-    fails(await cf.create(admin, o, { name: 'b'.repeat(51), type: 'text' }), 400, 'name');
-    fails(await cf.create(admin, o, { name: '', type: 'text' }), 400, 'name');
-    for (const name of ['Upper', 'with space', 'dot.ted', 'é', 'slash/x']) fails(await cf.create(admin, o, { name, type: 'text' }), 400, 'name');
-    fails(await cf.create(admin, o, { type: 'text' }), 400, 'name');
-    fails(await cf.create(admin, o, { name: 'no-type' }), 400, 'type');
+    expectOk(await cf.create(admin, o, { name: 'a'.repeat(50), type: 'text' }), 201);
+    expectOk(await cf.create(admin, o, { name: 'x', type: 'text' }), 201);
+    expectFailure(await cf.create(admin, o, { name: 'b'.repeat(51), type: 'text' }), 400, 'name');
+    expectFailure(await cf.create(admin, o, { name: '', type: 'text' }), 400, 'name');
+    for (const name of ['Upper', 'with space', 'dot.ted', 'é', 'slash/x']) expectFailure(await cf.create(admin, o, { name, type: 'text' }), 400, 'name');
+    expectFailure(await cf.create(admin, o, { type: 'text' }), 400, 'name');
+    expectFailure(await cf.create(admin, o, { name: 'no-type' }), 400, 'type');
     expect(await h.db.customField.count({ where: { organizationId: o } })).toBe(2);
   });
 
   it('create: title max 100, description max 200, placeholder max 100', async () => {
     const { admin, o } = await setup();
-    const atBound = ok(await cf.create(admin, o, { name: 'bounds', type: 'text', title: 't'.repeat(100), description: 'd'.repeat(200), placeholder: 'p'.repeat(100) }), 201);
+    const atBound = expectOk(await cf.create(admin, o, { name: 'bounds', type: 'text', title: 't'.repeat(100), description: 'd'.repeat(200), placeholder: 'p'.repeat(100) }), 201);
     expect([atBound.title.length, atBound.description.length, atBound.placeholder.length]).toEqual([100, 200, 100]);
-    fails(await cf.create(admin, o, { name: 'x1', type: 'text', title: 't'.repeat(101) }), 400, 'title');
-    fails(await cf.create(admin, o, { name: 'x2', type: 'text', description: 'd'.repeat(201) }), 400, 'description');
-    fails(await cf.create(admin, o, { name: 'x3', type: 'text', placeholder: 'p'.repeat(101) }), 400, 'placeholder');
+    expectFailure(await cf.create(admin, o, { name: 'x1', type: 'text', title: 't'.repeat(101) }), 400, 'title');
+    expectFailure(await cf.create(admin, o, { name: 'x2', type: 'text', description: 'd'.repeat(201) }), 400, 'description');
+    expectFailure(await cf.create(admin, o, { name: 'x3', type: 'text', placeholder: 'p'.repeat(101) }), 400, 'placeholder');
     expect(await h.db.customField.count({ where: { organizationId: o } })).toBe(1);
   });
 
   it('create: options 1..50, required for select and multi-select, refused for other types', async () => {
     const { admin, o } = await setup();
     const fifty = Array.from({ length: 50 }, (_, i) => `o${i}`);
-    expect(ok(await cf.create(admin, o, { name: 'one', type: 'select', options: ['only'] }), 201).options).toEqual(['only']);
-    expect(ok(await cf.create(admin, o, { name: 'fifty', type: 'multi-select', options: fifty }), 201).options).toEqual(fifty);
-    fails(await cf.create(admin, o, { name: 'zero', type: 'select', options: [] }), 400, 'options');
-    fails(await cf.create(admin, o, { name: 'many', type: 'select', options: [...fifty, 'o50'] }), 400, 'options');
-    fails(await cf.create(admin, o, { name: 'missing', type: 'select' }), 400, 'options');
-    fails(await cf.create(admin, o, { name: 'missing2', type: 'multi-select', options: null }), 400, 'options');
-    fails(await cf.create(admin, o, { name: 'twice', type: 'select', options: ['a', 'a'] }), 400, 'options');
-    fails(await cf.create(admin, o, { name: 'blank', type: 'select', options: ['a', ''] }), 400, 'options');
-    fails(await cf.create(admin, o, { name: 'long', type: 'select', options: ['x'.repeat(101)] }), 400, 'options');
-    fails(await cf.create(admin, o, { name: 'text-opts', type: 'text', options: ['a'] }), 400, 'options');
-    fails(await cf.create(admin, o, { name: 'num-opts', type: 'number', options: [] }), 400, 'options');
-    if (door === 'rest') fails(await cf.create(admin, o, { name: 'scalar', type: 'select', options: 'a' }), 400, 'options');
+    expect(expectOk(await cf.create(admin, o, { name: 'one', type: 'select', options: ['only'] }), 201).options).toEqual(['only']);
+    expect(expectOk(await cf.create(admin, o, { name: 'fifty', type: 'multi-select', options: fifty }), 201).options).toEqual(fifty);
+    expectFailure(await cf.create(admin, o, { name: 'zero', type: 'select', options: [] }), 400, 'options');
+    expectFailure(await cf.create(admin, o, { name: 'many', type: 'select', options: [...fifty, 'o50'] }), 400, 'options');
+    expectFailure(await cf.create(admin, o, { name: 'missing', type: 'select' }), 400, 'options');
+    expectFailure(await cf.create(admin, o, { name: 'missing2', type: 'multi-select', options: null }), 400, 'options');
+    expectFailure(await cf.create(admin, o, { name: 'twice', type: 'select', options: ['a', 'a'] }), 400, 'options');
+    expectFailure(await cf.create(admin, o, { name: 'blank', type: 'select', options: ['a', ''] }), 400, 'options');
+    expectFailure(await cf.create(admin, o, { name: 'long', type: 'select', options: ['x'.repeat(101)] }), 400, 'options');
+    expectFailure(await cf.create(admin, o, { name: 'text-opts', type: 'text', options: ['a'] }), 400, 'options');
+    expectFailure(await cf.create(admin, o, { name: 'num-opts', type: 'number', options: [] }), 400, 'options');
+    if (door === 'rest') expectFailure(await cf.create(admin, o, { name: 'scalar', type: 'select', options: 'a' }), 400, 'options');
     expect(await h.db.customField.count({ where: { organizationId: o } })).toBe(2);
   });
 
   it('create: a duplicate name in the organization is a 409; the same name elsewhere is fine', async () => {
     const { admin, o } = await setup();
-    ok(await cf.create(admin, o, { name: 'owner', type: 'text' }), 201);
-    fails(await cf.create(admin, o, { name: 'owner', type: 'number', title: 'Again' }), 409);
-    const other = await newOrganization(h, 'Other');
-    ok(await cf.create(other.admin, other.organizationId, { name: 'owner', type: 'text' }), 201);
+    expectOk(await cf.create(admin, o, { name: 'owner', type: 'text' }), 201);
+    expectFailure(await cf.create(admin, o, { name: 'owner', type: 'number', title: 'Again' }), 409);
+    const other = await buildOrganization(h, 'Other');
+    expectOk(await cf.create(other.admin, other.organizationId, { name: 'owner', type: 'text' }), 201);
     expect((await fieldRow(o, 'owner'))?.type).toBe('text');
   });
 
   it('update: limits at and past the bound; options only on select types, never null there', async () => {
     const { admin, o } = await setup();
-    ok(await cf.create(admin, o, { name: 'sel', type: 'select', title: 'Sel', options: ['a'] }), 201);
-    ok(await cf.create(admin, o, { name: 'txt', type: 'text' }), 201);
-    const atBound = ok(await cf.update(admin, o, 'sel', { title: 't'.repeat(100), description: 'd'.repeat(200), placeholder: 'p'.repeat(100) }));
+    expectOk(await cf.create(admin, o, { name: 'sel', type: 'select', title: 'Sel', options: ['a'] }), 201);
+    expectOk(await cf.create(admin, o, { name: 'txt', type: 'text' }), 201);
+    const atBound = expectOk(await cf.update(admin, o, 'sel', { title: 't'.repeat(100), description: 'd'.repeat(200), placeholder: 'p'.repeat(100) }));
     expect([atBound.title.length, atBound.description.length, atBound.placeholder.length]).toEqual([100, 200, 100]);
-    fails(await cf.update(admin, o, 'sel', { title: 't'.repeat(101) }), 400, 'title');
-    fails(await cf.update(admin, o, 'sel', { description: 'd'.repeat(201) }), 400, 'description');
-    fails(await cf.update(admin, o, 'sel', { placeholder: 'p'.repeat(101) }), 400, 'placeholder');
+    expectFailure(await cf.update(admin, o, 'sel', { title: 't'.repeat(101) }), 400, 'title');
+    expectFailure(await cf.update(admin, o, 'sel', { description: 'd'.repeat(201) }), 400, 'description');
+    expectFailure(await cf.update(admin, o, 'sel', { placeholder: 'p'.repeat(101) }), 400, 'placeholder');
     const fifty = Array.from({ length: 50 }, (_, i) => `o${i}`);
-    expect(ok(await cf.update(admin, o, 'sel', { options: fifty })).options).toEqual(fifty);
-    expect(ok(await cf.update(admin, o, 'sel', { options: ['z'] })).options).toEqual(['z']);
-    fails(await cf.update(admin, o, 'sel', { options: [] }), 400, 'options');
-    fails(await cf.update(admin, o, 'sel', { options: [...fifty, 'o50'] }), 400, 'options');
-    fails(await cf.update(admin, o, 'sel', { options: null }), 400, 'options');
-    fails(await cf.update(admin, o, 'txt', { options: ['a'] }), 400, 'options');
-    ok(await cf.update(admin, o, 'txt', { options: null }));
+    expect(expectOk(await cf.update(admin, o, 'sel', { options: fifty })).options).toEqual(fifty);
+    expect(expectOk(await cf.update(admin, o, 'sel', { options: ['z'] })).options).toEqual(['z']);
+    expectFailure(await cf.update(admin, o, 'sel', { options: [] }), 400, 'options');
+    expectFailure(await cf.update(admin, o, 'sel', { options: [...fifty, 'o50'] }), 400, 'options');
+    expectFailure(await cf.update(admin, o, 'sel', { options: null }), 400, 'options');
+    expectFailure(await cf.update(admin, o, 'txt', { options: ['a'] }), 400, 'options');
+    expectOk(await cf.update(admin, o, 'txt', { options: null }));
     // A refused update changes nothing, not even the fields that were valid.
-    fails(await cf.update(admin, o, 'sel', { title: 'New', options: [] }), 400, 'options');
+    expectFailure(await cf.update(admin, o, 'sel', { title: 'New', options: [] }), 400, 'options');
     expect(await fieldRow(o, 'sel')).toMatchObject({ title: 't'.repeat(100), options: ['z'] });
     // Cleared texts disappear.
-    const cleared = ok(await cf.update(admin, o, 'sel', { title: null, description: null, placeholder: null }));
+    const cleared = expectOk(await cf.update(admin, o, 'sel', { title: null, description: null, placeholder: null }));
     expect(Object.keys(cleared).sort()).toEqual(['createdAt', 'id', 'name', 'options', 'type', 'updatedAt', 'urls']);
   });
 
@@ -257,23 +228,23 @@ describe.each(DOORS)('%s: organization custom fields', (door) => {
     const { admin, o, reader } = await setup();
     for (const name of ['a1', 'a2', 'a3']) {
       h.clock.advance(1000);
-      ok(await cf.create(admin, o, { name, type: 'text' }), 201);
+      expectOk(await cf.create(admin, o, { name, type: 'text' }), 201);
     }
-    const first = ok(await cf.list(reader, o, { limit: 2 }));
+    const first = expectOk(await cf.list(reader, o, { limit: 2 }));
     expect(first.items.map((f: any) => f.name)).toEqual(['a1', 'a2']);
     expect(first.count).toBe(3);
-    const second = ok(await cf.list(reader, o, { limit: 2, page: first.next.page }));
+    const second = expectOk(await cf.list(reader, o, { limit: 2, page: first.next.page }));
     expect(second.items.map((f: any) => f.name)).toEqual(['a3']);
     expect(second.next).toBeUndefined();
-    expect(ok(await cf.list(reader, o, { limit: 1000 })).items).toHaveLength(3);
-    fails(await cf.list(reader, o, { limit: 1001 }), 400, 'limit');
-    fails(await cf.list(reader, o, { limit: 0 }), 400, 'limit');
-    fails(await cf.list(reader, o, { page: 'not-a-cursor' }), 400, 'page');
+    expect(expectOk(await cf.list(reader, o, { limit: 1000 })).items).toHaveLength(3);
+    expectFailure(await cf.list(reader, o, { limit: 1001 }), 400, 'limit');
+    expectFailure(await cf.list(reader, o, { limit: 0 }), 400, 'limit');
+    expectFailure(await cf.list(reader, o, { page: 'not-a-cursor' }), 400, 'page');
   });
 
   it('401 without a token on every operation', async () => {
     const { admin, o, space } = await setup();
-    ok(await cf.create(admin, o, { name: 'f', type: 'text' }), 201);
+    expectOk(await cf.create(admin, o, { name: 'f', type: 'text' }), 201);
     const anon = anonymous(h);
     const calls = [
       cf.list(anon, o),
@@ -286,7 +257,7 @@ describe.each(DOORS)('%s: organization custom fields', (door) => {
     ];
     for (const res of await Promise.all(calls)) {
       expect(res.raw.status, res.raw.text).toBe(401);
-      fails(res, 401);
+      expectFailure(res, 401);
     }
     expect(await h.db.customField.count({ where: { organizationId: o } })).toBe(1);
     expect(await storedValues(space.id)).toEqual({});
@@ -294,22 +265,22 @@ describe.each(DOORS)('%s: organization custom fields', (door) => {
 
   it('403 for members who are not admins on create, update and delete; any member reads', async () => {
     const { admin, o, reader, editor, creator } = await setup();
-    ok(await cf.create(admin, o, { name: 'f', type: 'text', title: 'F' }), 201);
-    const guest = await newMember(h, o, null, 'Guest');
+    expectOk(await cf.create(admin, o, { name: 'f', type: 'text', title: 'F' }), 201);
+    const guest = await buildMember(h, o, null, 'Guest');
     for (const member of [reader, editor, creator, guest]) {
-      fails(await cf.create(member, o, { name: 'g', type: 'text' }), 403);
-      fails(await cf.update(member, o, 'f', { title: 'changed' }), 403);
-      fails(await cf.remove(member, o, 'f'), 403);
-      expect(ok(await cf.list(member, o)).count).toBe(1);
-      expect(ok(await cf.get(member, o, 'f')).title).toBe('F');
+      expectFailure(await cf.create(member, o, { name: 'g', type: 'text' }), 403);
+      expectFailure(await cf.update(member, o, 'f', { title: 'changed' }), 403);
+      expectFailure(await cf.remove(member, o, 'f'), 403);
+      expect(expectOk(await cf.list(member, o)).count).toBe(1);
+      expect(expectOk(await cf.get(member, o, 'f')).title).toBe('F');
     }
     expect(await h.db.customField.findMany({ where: { organizationId: o } })).toEqual([expect.objectContaining({ name: 'f', title: 'F' })]);
   });
 
   it("another organization's caller gets the same 404 as for an unknown organization, and changes nothing", async () => {
     const { admin, o } = await setup();
-    ok(await cf.create(admin, o, { name: 'f', type: 'text', title: 'F' }), 201);
-    const { admin: outsider } = await newOrganization(h, 'Outsider');
+    expectOk(await cf.create(admin, o, { name: 'f', type: 'text', title: 'F' }), 201);
+    const { admin: outsider } = await buildOrganization(h, 'Outsider');
     const operations = [
       (org: string) => cf.list(outsider, org),
       (org: string) => cf.get(outsider, org, 'f'),
@@ -319,7 +290,7 @@ describe.each(DOORS)('%s: organization custom fields', (door) => {
     ];
     for (const operation of operations) {
       const refused = await operation(o);
-      fails(refused, 404);
+      expectFailure(refused, 404);
       expect(masked(refused.raw, [o])).toEqual(masked((await operation(UNKNOWN_ORG)).raw, [UNKNOWN_ORG]));
     }
     expect(await h.db.customField.findMany({ where: { organizationId: o } })).toEqual([expect.objectContaining({ name: 'f', title: 'F' })]);
@@ -327,11 +298,11 @@ describe.each(DOORS)('%s: organization custom fields', (door) => {
 
   it('a field of another organization, asked for through the caller own organization, is unknown', async () => {
     const { admin, o } = await setup();
-    const other = await newOrganization(h, 'Other');
-    ok(await cf.create(other.admin, other.organizationId, { name: 'theirs', type: 'text' }), 201);
-    fails(await cf.get(admin, o, 'theirs'), 404);
-    fails(await cf.update(admin, o, 'theirs', { title: 'x' }), 404);
-    fails(await cf.remove(admin, o, 'theirs'), 404);
+    const other = await buildOrganization(h, 'Other');
+    expectOk(await cf.create(other.admin, other.organizationId, { name: 'theirs', type: 'text' }), 201);
+    expectFailure(await cf.get(admin, o, 'theirs'), 404);
+    expectFailure(await cf.update(admin, o, 'theirs', { title: 'x' }), 404);
+    expectFailure(await cf.remove(admin, o, 'theirs'), 404);
     expect(await fieldRow(other.organizationId, 'theirs')).toMatchObject({ title: null });
   });
 });
@@ -351,7 +322,7 @@ async function withFields(door: Door) {
   ];
   for (const def of defs) {
     h.clock.advance(1000);
-    ok(await cf.create(env.admin, env.o, def), 201);
+    expectOk(await cf.create(env.admin, env.o, def), 201);
   }
   return env;
 }
@@ -361,28 +332,28 @@ describe.each(DOORS)('%s: space custom field values', (door) => {
 
   it('GET lists every field of the organization, with the value when set and no value key otherwise', async () => {
     const { admin, o, reader, space } = await withFields(door);
-    const before = ok(await cf.values(reader, space.id));
+    const before = expectOk(await cf.values(reader, space.id));
     expect(Array.isArray(before)).toBe(true);
     expect(before.map((v: any) => v.customField.name)).toEqual(['text', 'number', 'boolean', 'date', 'url', 'select', 'multi']);
     expect(before.every((v: any) => Object.keys(v).join() === 'customField')).toBe(true);
-    expect(before[0].customField).toEqual(ok(await cf.get(admin, o, 'text')));
+    expect(before[0].customField).toEqual(expectOk(await cf.get(admin, o, 'text')));
 
-    ok(await cf.setValues(admin, space.id, { values: { text: { value: 'hello' }, multi: { value: ['c', 'a'] } } }), 204);
-    const after = ok(await cf.values(reader, space.id));
+    expectOk(await cf.setValues(admin, space.id, { values: { text: { value: 'hello' }, multi: { value: ['c', 'a'] } } }), 204);
+    const after = expectOk(await cf.values(reader, space.id));
     expect(after[0]).toEqual({ customField: before[0].customField, value: 'hello' });
     expect(after[6].value).toEqual(['c', 'a']);
     expect(after.filter((v: any) => Object.hasOwn(v, 'value')).map((v: any) => v.customField.name)).toEqual(['text', 'multi']);
     // Another space of the organization has its own values.
-    const other = await newSpace(o);
-    expect(ok(await cf.values(reader, other.id)).some((v: any) => 'value' in v)).toBe(false);
+    const other = await buildSpace(admin, o, { title: 'S' });
+    expect(expectOk(await cf.values(reader, other.id)).some((v: any) => 'value' in v)).toBe(false);
     // No fields: an empty array.
-    const empty = await newOrganization(h, 'Empty');
-    expect(ok(await cf.values(empty.admin, (await newSpace(empty.organizationId)).id))).toEqual([]);
+    const empty = await buildOrganization(h, 'Empty');
+    expect(expectOk(await cf.values(empty.admin, (await buildSpace(empty.admin, empty.organizationId)).id))).toEqual([]);
   });
 
   it('PATCH sets several values at once, normalises them to strings, and null clears', async () => {
     const { editor, space } = await withFields(door);
-    ok(
+    expectOk(
       await cf.setValues(editor, space.id, {
         values: {
           text: { value: 'x'.repeat(10000) },
@@ -405,10 +376,10 @@ describe.each(DOORS)('%s: space custom field values', (door) => {
       select: 'b',
       multi: ['a', 'c'],
     });
-    ok(await cf.setValues(editor, space.id, { values: { number: { value: '-3e2' }, boolean: { value: 'false' }, text: { value: null } } }), 204);
-    ok(await cf.setValues(editor, space.id, { values: { multi: { value: [] }, select: { value: null } } }), 204);
+    expectOk(await cf.setValues(editor, space.id, { values: { number: { value: '-3e2' }, boolean: { value: 'false' }, text: { value: null } } }), 204);
+    expectOk(await cf.setValues(editor, space.id, { values: { multi: { value: [] }, select: { value: null } } }), 204);
     expect(await storedValues(space.id)).toEqual({ number: '-3e2', boolean: 'false', date: '2024-02-29', url: 'https://example.com/docs?q=1' });
-    const listed = ok(await cf.values(editor, space.id));
+    const listed = expectOk(await cf.values(editor, space.id));
     expect(Object.fromEntries(listed.filter((v: any) => 'value' in v).map((v: any) => [v.customField.name, v.value]))).toEqual({
       number: '-3e2',
       boolean: 'false',
@@ -416,7 +387,7 @@ describe.each(DOORS)('%s: space custom field values', (door) => {
       url: 'https://example.com/docs?q=1',
     });
     // An empty map changes nothing.
-    ok(await cf.setValues(editor, space.id, { values: {} }), 204);
+    expectOk(await cf.setValues(editor, space.id, { values: {} }), 204);
     expect(Object.keys(await storedValues(space.id))).toHaveLength(4);
   });
 
@@ -454,7 +425,7 @@ describe.each(DOORS)('%s: space custom field values', (door) => {
   it('refuses a value that does not fit its type or options with a 400 naming the field', async () => {
     const { editor, space } = await withFields(door);
     for (const [name, value] of INVALID) {
-      fails(await cf.setValues(editor, space.id, { values: { [name]: { value } } }), 400, `values.${name}`);
+      expectFailure(await cf.setValues(editor, space.id, { values: { [name]: { value } } }), 400, `values.${name}`);
     }
     expect(await storedValues(space.id)).toEqual({});
   });
@@ -462,14 +433,14 @@ describe.each(DOORS)('%s: space custom field values', (door) => {
   it('is all or nothing: one bad value or one unknown field name → 400 and nothing changes', async () => {
     const { o, editor, space } = await withFields(door);
     const initial = { text: { value: 'before' }, number: { value: '1' }, select: { value: 'a' } };
-    ok(await cf.setValues(editor, space.id, { values: initial }), 204);
+    expectOk(await cf.setValues(editor, space.id, { values: initial }), 204);
     const snapshot = await storedValues(space.id);
     const good = { text: { value: 'after' }, number: { value: null }, multi: { value: ['b'] }, boolean: { value: true } };
-    fails(await cf.setValues(editor, space.id, { values: { ...good, select: { value: 'nope' } } }), 400, 'values.select');
-    fails(await cf.setValues(editor, space.id, { values: { ...good, 'no-such-field': { value: 'x' } } }), 400, 'values.no-such-field');
-    const other = await newOrganization(h, 'Other');
-    ok(await api(door).create(other.admin, other.organizationId, { name: 'foreign', type: 'text' }), 201);
-    fails(await cf.setValues(editor, space.id, { values: { ...good, foreign: { value: 'x' } } }), 400, 'values.foreign');
+    expectFailure(await cf.setValues(editor, space.id, { values: { ...good, select: { value: 'nope' } } }), 400, 'values.select');
+    expectFailure(await cf.setValues(editor, space.id, { values: { ...good, 'no-such-field': { value: 'x' } } }), 400, 'values.no-such-field');
+    const other = await buildOrganization(h, 'Other');
+    expectOk(await api(door).create(other.admin, other.organizationId, { name: 'foreign', type: 'text' }), 201);
+    expectFailure(await cf.setValues(editor, space.id, { values: { ...good, foreign: { value: 'x' } } }), 400, 'values.foreign');
     expect(await storedValues(space.id)).toEqual(snapshot);
     expect(snapshot).toEqual({ text: 'before', number: '1', select: 'a' });
     expect(await h.db.customField.count({ where: { organizationId: o } })).toBe(7);
@@ -477,95 +448,95 @@ describe.each(DOORS)('%s: space custom field values', (door) => {
 
   it('refuses a body that is not { values: { name: { value } } }', async () => {
     const { editor, space } = await withFields(door);
-    fails(await cf.setValues(editor, space.id, {}), 400, 'values');
-    fails(await cf.setValues(editor, space.id, { values: null }), 400, 'values');
-    fails(await cf.setValues(editor, space.id, { values: [] }), 400, 'values');
-    fails(await cf.setValues(editor, space.id, { values: 'text' }), 400, 'values');
-    fails(await cf.setValues(editor, space.id, { values: { text: 'bare' } }), 400, 'values.text');
-    fails(await cf.setValues(editor, space.id, { values: { text: {} } }), 400, 'values.text');
-    fails(await cf.setValues(editor, space.id, { values: { text: { value: 'a', extra: 1 } } }), 400, 'values.text');
+    expectFailure(await cf.setValues(editor, space.id, {}), 400, 'values');
+    expectFailure(await cf.setValues(editor, space.id, { values: null }), 400, 'values');
+    expectFailure(await cf.setValues(editor, space.id, { values: [] }), 400, 'values');
+    expectFailure(await cf.setValues(editor, space.id, { values: 'text' }), 400, 'values');
+    expectFailure(await cf.setValues(editor, space.id, { values: { text: 'bare' } }), 400, 'values.text');
+    expectFailure(await cf.setValues(editor, space.id, { values: { text: {} } }), 400, 'values.text');
+    expectFailure(await cf.setValues(editor, space.id, { values: { text: { value: 'a', extra: 1 } } }), 400, 'values.text');
     expect(await storedValues(space.id)).toEqual({});
   });
 
   it('PATCH needs the edit level on the space (403 for a read member), GET the read level', async () => {
     const { admin, o, reader, editor, space } = await withFields(door);
-    fails(await cf.setValues(reader, space.id, { values: { text: { value: 'x' } } }), 403);
-    expect(ok(await cf.values(reader, space.id))).toHaveLength(7);
+    expectFailure(await cf.setValues(reader, space.id, { values: { text: { value: 'x' } } }), 403);
+    expect(expectOk(await cf.values(reader, space.id))).toHaveLength(7);
     // A space whose defaultLevel is edit lets the read member edit it.
-    const open = await newSpace(o, 'edit');
-    ok(await cf.setValues(reader, open.id, { values: { text: { value: 'x' } } }), 204);
+    const open = await buildSpaceWithLevel(admin, o, 'edit');
+    expectOk(await cf.setValues(reader, open.id, { values: { text: { value: 'x' } } }), 204);
     // A guest reaches only what is granted: nothing here (404), read access (403 on PATCH).
-    const guest = await newMember(h, o, null, 'Guest');
-    fails(await cf.values(guest, space.id), 404);
-    fails(await cf.setValues(guest, space.id, { values: { text: { value: 'x' } } }), 404);
+    const guest = await buildMember(h, o, null, 'Guest');
+    expectFailure(await cf.values(guest, space.id), 404);
+    expectFailure(await cf.setValues(guest, space.id, { values: { text: { value: 'x' } } }), 404);
     await h.db.spaceUserGrant.create({ data: { spaceId: space.id, organizationId: o, userId: guest.userId, role: 'read' } });
-    expect(ok(await cf.values(guest, space.id))).toHaveLength(7);
-    fails(await cf.setValues(guest, space.id, { values: { text: { value: 'x' } } }), 403);
+    expect(expectOk(await cf.values(guest, space.id))).toHaveLength(7);
+    expectFailure(await cf.setValues(guest, space.id, { values: { text: { value: 'x' } } }), 403);
     expect(await storedValues(space.id)).toEqual({});
-    ok(await cf.setValues(editor, space.id, { values: { text: { value: 'by editor' } } }), 204);
-    ok(await cf.setValues(admin, space.id, { values: { number: { value: 1 } } }), 204);
+    expectOk(await cf.setValues(editor, space.id, { values: { text: { value: 'by editor' } } }), 204);
+    expectOk(await cf.setValues(admin, space.id, { values: { number: { value: 1 } } }), 204);
     expect(await storedValues(space.id)).toEqual({ text: 'by editor', number: '1' });
   });
 
   it("another organization's caller gets the same 404 as for an unknown space; deleted spaces are gone", async () => {
     const { admin, space } = await withFields(door);
-    const { admin: outsider } = await newOrganization(h, 'Outsider');
+    const { admin: outsider } = await buildOrganization(h, 'Outsider');
     const operations = [
       (s: string) => cf.values(outsider, s),
       (s: string) => cf.setValues(outsider, s, { values: { text: { value: 'x' } } }),
     ];
     for (const operation of operations) {
       const refused = await operation(space.id);
-      fails(refused, 404);
+      expectFailure(refused, 404);
       expect(masked(refused.raw, [space.id])).toEqual(masked((await operation(UNKNOWN_SPACE)).raw, [UNKNOWN_SPACE]));
     }
     await h.db.space.update({ where: { id: space.id }, data: { deletedAt: h.clock.now() } });
-    fails(await cf.setValues(admin, space.id, { values: { text: { value: 'x' } } }), 404);
+    expectFailure(await cf.setValues(admin, space.id, { values: { text: { value: 'x' } } }), 404);
     expect(await storedValues(space.id)).toEqual({});
   });
 
   it("deleting a field removes its values on every space", async () => {
     const { admin, o, space } = await withFields(door);
-    const second = await newSpace(o);
+    const second = await buildSpace(admin, o, { title: 'S' });
     for (const s of [space, second]) {
-      ok(await cf.setValues(admin, s.id, { values: { select: { value: 'a' }, text: { value: 'keep' } } }), 204);
+      expectOk(await cf.setValues(admin, s.id, { values: { select: { value: 'a' }, text: { value: 'keep' } } }), 204);
     }
     const fieldId = (await fieldRow(o, 'select'))!.id;
     expect(await h.db.customFieldValue.count({ where: { fieldId } })).toBe(2);
-    ok(await cf.remove(admin, o, 'select'), 204);
+    expectOk(await cf.remove(admin, o, 'select'), 204);
     expect(await h.db.customFieldValue.count({ where: { fieldId } })).toBe(0);
     for (const s of [space, second]) {
       expect(await storedValues(s.id)).toEqual({ text: 'keep' });
-      expect(ok(await cf.values(admin, s.id)).map((v: any) => v.customField.name)).not.toContain('select');
+      expect(expectOk(await cf.values(admin, s.id)).map((v: any) => v.customField.name)).not.toContain('select');
     }
-    fails(await cf.setValues(admin, space.id, { values: { select: { value: 'a' } } }), 400, 'values.select');
+    expectFailure(await cf.setValues(admin, space.id, { values: { select: { value: 'a' } } }), 400, 'values.select');
     // A new field with the same name starts empty.
-    ok(await cf.create(admin, o, { name: 'select', type: 'select', options: ['a'] }), 201);
-    expect(ok(await cf.values(admin, space.id)).find((v: any) => v.customField.name === 'select')).not.toHaveProperty('value');
+    expectOk(await cf.create(admin, o, { name: 'select', type: 'select', options: ['a'] }), 201);
+    expect(expectOk(await cf.values(admin, space.id)).find((v: any) => v.customField.name === 'select')).not.toHaveProperty('value');
   });
 
   it('removing options removes them from the values that used them, in the same change', async () => {
     const { admin, o, space } = await withFields(door);
-    const s2 = await newSpace(o);
-    const s3 = await newSpace(o);
-    ok(await cf.setValues(admin, space.id, { values: { select: { value: 'a' }, multi: { value: ['a', 'b'] } } }), 204);
-    ok(await cf.setValues(admin, s2.id, { values: { select: { value: 'b' }, multi: { value: ['a'] } } }), 204);
-    ok(await cf.setValues(admin, s3.id, { values: { select: { value: 'c' }, multi: { value: ['c', 'b'] } } }), 204);
+    const s2 = await buildSpace(admin, o, { title: 'S' });
+    const s3 = await buildSpace(admin, o, { title: 'S' });
+    expectOk(await cf.setValues(admin, space.id, { values: { select: { value: 'a' }, multi: { value: ['a', 'b'] } } }), 204);
+    expectOk(await cf.setValues(admin, s2.id, { values: { select: { value: 'b' }, multi: { value: ['a'] } } }), 204);
+    expectOk(await cf.setValues(admin, s3.id, { values: { select: { value: 'c' }, multi: { value: ['c', 'b'] } } }), 204);
     // Reordering and adding options keeps every value.
-    ok(await cf.update(admin, o, 'select', { options: ['c', 'b', 'a', 'd'] }));
+    expectOk(await cf.update(admin, o, 'select', { options: ['c', 'b', 'a', 'd'] }));
     expect(await storedValues(space.id)).toEqual({ select: 'a', multi: ['a', 'b'] });
 
-    ok(await cf.update(admin, o, 'select', { options: ['b', 'c', 'd'] }));
-    ok(await cf.update(admin, o, 'multi', { options: ['b', 'c', 'new'] }));
+    expectOk(await cf.update(admin, o, 'select', { options: ['b', 'c', 'd'] }));
+    expectOk(await cf.update(admin, o, 'multi', { options: ['b', 'c', 'new'] }));
     expect(await storedValues(space.id)).toEqual({ multi: ['b'] });
     expect(await storedValues(s2.id)).toEqual({ select: 'b' });
     expect(await storedValues(s3.id)).toEqual({ select: 'c', multi: ['c', 'b'] });
-    const listed = ok(await cf.values(admin, space.id));
+    const listed = expectOk(await cf.values(admin, space.id));
     expect(listed.find((v: any) => v.customField.name === 'select')).not.toHaveProperty('value');
     expect(listed.find((v: any) => v.customField.name === 'multi')).toMatchObject({ value: ['b'], customField: { options: ['b', 'c', 'new'] } });
     // The removed option is no longer accepted; the new one is.
-    fails(await cf.setValues(admin, space.id, { values: { multi: { value: ['a'] } } }), 400, 'values.multi');
-    ok(await cf.setValues(admin, space.id, { values: { multi: { value: ['new'] } } }), 204);
+    expectFailure(await cf.setValues(admin, space.id, { values: { multi: { value: ['a'] } } }), 400, 'values.multi');
+    expectOk(await cf.setValues(admin, space.id, { values: { multi: { value: ['new'] } } }), 204);
   });
 });
 
@@ -600,7 +571,7 @@ describe('consistency', () => {
   it('a value PATCH racing an option removal never leaves a removed option stored', async () => {
     const { admin, o } = await withFields('rest');
     for (let round = 0; round < 5; round++) {
-      const space = await newSpace(o);
+      const space = await buildSpace(admin, o, { title: 'S' });
       const options = round % 2 ? ['a', 'b', 'c'] : ['b', 'c'];
       const [patched] = await Promise.all([
         admin.rest('PATCH', spacePath(space.id), { values: { select: { value: 'a' }, multi: { value: ['a', 'b'] } } }),

@@ -9,7 +9,8 @@ import { applyMigrations, pgliteSession, pgSession, type SqlSession } from '../s
 import { createPglite } from '../src/db/pglite.ts';
 import { newId } from '../src/lib/ids.ts';
 import { purgeExpired } from '../src/modules/spaces/space.lifecycle.ts';
-import { newMember, newOrganization, useHarness } from './support/harness.ts';
+import { buildMember, buildOrganization } from './factories.ts';
+import { useHarness } from './support/harness.ts';
 
 const h = useHarness();
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -97,8 +98,8 @@ describe('foreign keys', () => {
   });
 
   it('deleting a user keeps what they made: invites and invite links stay, their author becomes NULL', async () => {
-    const { organizationId } = await newOrganization(h, 'Inviters');
-    const inviter = await newMember(h, organizationId, 'admin');
+    const { organizationId } = await buildOrganization(h, 'Inviters');
+    const inviter = await buildMember(h, organizationId, 'admin');
     const invited = await inviter.rest('POST', `/v1/orgs/${organizationId}/invites`, { emails: [`someone.${newId()}@example.com`] });
     expect(invited.status, invited.text).toBe(200);
     const link = await inviter.rest('POST', `/v1/orgs/${organizationId}/link-invites`, { role: 'read' });
@@ -112,7 +113,7 @@ describe('foreign keys', () => {
   });
 
   it('a space with change requests and comments on its pages is purged whole; a revision in use cannot go alone', async () => {
-    const { admin, organizationId } = await newOrganization(h, 'Purged');
+    const { admin, organizationId } = await buildOrganization(h, 'Purged');
     const space = await admin.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Doomed' });
     expect(space.status, space.text).toBe(201);
     const main = space.body.revision as string;
@@ -178,7 +179,7 @@ describe('enums', () => {
   });
 
   it('the columns reject an unknown value', async () => {
-    const { admin, organizationId } = await newOrganization(h, 'Typed');
+    const { admin, organizationId } = await buildOrganization(h, 'Typed');
     const space = await admin.rest('POST', `/v1/orgs/${organizationId}/spaces`, {});
     const revisionId = space.body.revision as string;
     await h.db.page.create({ data: { revisionId, id: 'p', title: 'P', slug: 'p', path: 'p' } });

@@ -9,7 +9,8 @@ import { Prisma } from '../src/generated/prisma/client.ts';
 import { domainErrorFromDatabase } from '../src/core/errors.ts';
 import { RESOLVER_ATTEMPTS, withDatabaseConflicts } from '../src/graphql/database-conflicts.ts';
 import { gqlError, restError } from './support/assertions.ts';
-import { newOrganization, useHarness, type Caller, type Harness } from './support/harness.ts';
+import { buildOrganization } from './factories.ts';
+import { useHarness, type Caller, type Harness } from './support/harness.ts';
 import { POSTGRES_SERVER_URL } from './support/server-process.ts';
 
 const createTeam = (c: Caller, o: string) => c.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'Injected' });
@@ -43,7 +44,7 @@ describe.each([
   let admin: Caller;
   let o: string;
   beforeAll(async () => {
-    ({ admin, organizationId: o } = await newOrganization(h, 'Conflicts'));
+    ({ admin, organizationId: o } = await buildOrganization(h, 'Conflicts'));
     await h.db.$executeRawUnsafe(`CREATE FUNCTION inject_failure() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF nextval('inject_attempts') <= TG_ARGV[1]::int THEN

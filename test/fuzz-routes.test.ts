@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { restRoutes, schema } from '../src/schema.ts';
 import { fuzzFailure, malformedRequests } from './support/fuzz.ts';
-import { newMember, newOrganization, useHarness, type Caller } from './support/harness.ts';
+import { buildMember, buildOrganization } from './factories.ts';
+import { useHarness, type Caller } from './support/harness.ts';
 
 /**
  * Walks every REST route and every GraphQL root field with malformed input (test/support/fuzz.ts) as an
@@ -12,9 +13,9 @@ const h = useHarness();
 
 describe('every route with malformed input', () => {
   it('never answers ≥ 500, and every REST failure has the error body', { timeout: 180_000 }, async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Fuzzed');
-    const reader = await newMember(h, o, 'read');
-    const guest = await newMember(h, o, null);
+    const { admin, organizationId: o } = await buildOrganization(h, 'Fuzzed');
+    const reader = await buildMember(h, o, 'read');
+    const guest = await buildMember(h, o, null);
     const space = (await admin.rest('POST', `/v1/orgs/${o}/spaces`, { title: 'S' })).body;
     const collection = (await admin.rest('POST', `/v1/orgs/${o}/collections`, { title: 'C' })).body;
     const team = (await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'T', members: [reader.userId] })).body;

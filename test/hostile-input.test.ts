@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { restRoutes } from '../src/schema.ts';
 import { encodeCursor } from '../src/core/pagination.ts';
 import { gqlError, restError } from './support/assertions.ts';
-import { BASE, newOrganization, useHarness, type HttpResult } from './support/harness.ts';
+import { buildOrganization } from './factories.ts';
+import { BASE, useHarness, type HttpResult } from './support/harness.ts';
 
 /** Inputs a hostile client found that reached a 500: each must now be a 4xx with the error body. */
 const h = useHarness();
 
 async function setup() {
-  const { admin, organizationId: o } = await newOrganization(h, 'Hostile');
+  const { admin, organizationId: o } = await buildOrganization(h, 'Hostile');
   const space = (await admin.rest('POST', `/v1/orgs/${o}/spaces`, { title: 'S' })).body;
   const collection = (await admin.rest('POST', `/v1/orgs/${o}/collections`, { title: 'C' })).body;
   const team = (await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'T' })).body;

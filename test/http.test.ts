@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gqlData, gqlError } from './support/assertions.ts';
-import { ADMIN_TOKEN, anonymous, BASE, callerFor, newOrganization, newUser, useHarness } from './support/harness.ts';
+import { buildOrganization, buildUser } from './factories.ts';
+import { ADMIN_TOKEN, anonymous, BASE, callerFor, useHarness } from './support/harness.ts';
 
 const h = useHarness();
 
@@ -29,7 +30,7 @@ describe('authentication', () => {
   });
 
   it('GET /user returns the caller (REST and GraphQL)', async () => {
-    const user = await newUser(h, 'Grace Hopper');
+    const user = await buildUser(h, 'Grace Hopper');
     const rest = await user.rest('GET', '/v1/user');
     expect(rest.status).toBe(200);
     expect(rest.body).toEqual({
@@ -44,7 +45,7 @@ describe('authentication', () => {
   });
 
   it('stores only a hash of each token', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const rows = await h.db.accessToken.findMany({ where: { userId: user.userId } });
     expect(rows).toHaveLength(1);
     expect(rows[0].tokenHash).not.toContain(user.token);
@@ -107,7 +108,7 @@ describe('instance administration', () => {
   });
 
   it('is refused to ordinary users (403) and to anonymous callers (401)', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const res = await user.rest('POST', '/v1/admin/users', { email: 'x@y.example', displayName: 'X' });
     expect(res.status).toBe(403);
     const gql = await user.gql('mutation { adminCreateUser(email: "x@y.example", displayName: "X") { token } }');
@@ -118,7 +119,7 @@ describe('instance administration', () => {
 
 describe('HTTP behaviour', () => {
   it('answers unknown routes and wrong methods with a 404 error body', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     for (const [method, path] of [
       ['GET', '/v1/nothing-here'],
       ['POST', '/v1/user'],
@@ -136,7 +137,7 @@ describe('HTTP behaviour', () => {
   });
 
   it('rejects malformed or non-object JSON bodies with 400', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     for (const body of ['{', '[1,2]', '"text"', 'null', '{"title": "x",}']) {
       const res = await user.raw('POST', '/v1/orgs', body);
       expect(res.status, body).toBe(400);
@@ -145,7 +146,7 @@ describe('HTTP behaviour', () => {
   });
 
   it('refuses NUL characters (PostgreSQL text cannot store them) with 400, not 500', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const rest = await user.rest('POST', '/v1/orgs', { title: 'Null\u0000Byte' });
     expect(rest.status).toBe(400);
     expect((await user.rest('GET', '/v1/orgs/x%00y')).status).toBe(400);
@@ -156,7 +157,7 @@ describe('HTTP behaviour', () => {
   });
 
   it('returns 204 with an empty body for No Content operations', async () => {
-    const { admin, organizationId } = await newOrganization(h);
+    const { admin, organizationId } = await buildOrganization(h);
     const team = await admin.rest('PUT', `/v1/orgs/${organizationId}/teams`, { title: 'Temp' });
     const res = await admin.rest('DELETE', `/v1/orgs/${organizationId}/teams/${team.body.id}`);
     expect(res.status).toBe(204);

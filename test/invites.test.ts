@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../src/lib/ids.ts';
-import { gqlData, gqlError, masked, restError } from './support/assertions.ts';
-import { validateGitBookResponse } from './support/gitbook-openapi.ts';
-import { ADMIN_TOKEN, anonymous, callerFor, newMember, newOrganization, newUser, useHarness } from './support/harness.ts';
+import { expectOk, gqlData, gqlError, masked, restError } from './support/assertions.ts';
+import { buildMember, buildOrganization, buildUser } from './factories.ts';
+import { ADMIN_TOKEN, anonymous, callerFor, useHarness } from './support/harness.ts';
 
 const h = useHarness();
 
@@ -15,14 +15,13 @@ async function memberRole(o: string, userId: string) {
 
 describe('POST /orgs/{o}/invites (e-mail invites)', () => {
   it('invites known and unknown addresses, de-duplicated, with the default role; members are not re-invited', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
-    const known = await newUser(h, 'Known');
-    const member = await newMember(h, o, 'edit');
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const known = await buildUser(h, 'Known');
+    const member = await buildMember(h, o, 'edit');
     const res = await admin.rest('POST', invitesPath(o), {
       emails: [known.email, known.email.toUpperCase(), 'Stranger@Example.org', member.email],
     });
-    expect(res.status).toBe(200);
-    expect(validateGitBookResponse('inviteUsersToOrganization', 200, res.body)).toEqual([]);
+    expectOk(res, 200, 'inviteUsersToOrganization');
     expect(res.body.invited).toBe(2);
     expect(res.body.failedSSOEmails).toEqual([]);
     const pending = await h.db.user.findUnique({ where: { email: 'stranger@example.org' } });
@@ -38,7 +37,7 @@ describe('POST /orgs/{o}/invites (e-mail invites)', () => {
   });
 
   it('validates emails and role, naming the field', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
+    const { admin, organizationId: o } = await buildOrganization(h);
     restError(await admin.rest('POST', invitesPath(o), {}), 400, 'emails');
     restError(await admin.rest('POST', invitesPath(o), { emails: [] }), 400, 'emails');
     restError(await admin.rest('POST', invitesPath(o), { emails: ['not-an-address'] }), 400, 'emails');
@@ -52,7 +51,7 @@ describe('POST /orgs/{o}/invites (e-mail invites)', () => {
   });
 
   it('reports addresses that must use SSO but cannot', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
+    const { admin, organizationId: o } = await buildOrganization(h);
     await admin.rest('PATCH', `/v1/orgs/${o}`, { emailDomains: ['corp.example'] });
     const emails = ['ann@corp.example', 'bob@elsewhere.example'];
     // sso: true but no SAML provider: nobody can use SSO.
@@ -68,15 +67,15 @@ describe('POST /orgs/{o}/invites (e-mail invites)', () => {
   });
 
   it('works through GraphQL; refuses non-admins (403), outsiders (404) and anonymous callers (401)', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
+    const { admin, organizationId: o } = await buildOrganization(h);
     const q = `mutation($o: String!, $e: [String!]!) { inviteUsersToOrganization(organizationId: $o, emails: $e, role: edit) { users invited failedSSOEmails } }`;
     const ok = gqlData(await admin.gql(q, { o, e: ['gql-invitee@example.com'] }), 'inviteUsersToOrganization');
     expect(ok.invited).toBe(1);
     gqlError(await admin.gql(q, { o, e: ['nope'] }), 'BAD_REQUEST', 'emails');
-    const creator = await newMember(h, o, 'create');
+    const creator = await buildMember(h, o, 'create');
     restError(await creator.rest('POST', invitesPath(o), { emails: ['x@example.com'] }), 403);
     gqlError(await creator.gql(q, { o, e: ['x@example.com'] }), 'FORBIDDEN');
-    const outsider = await newUser(h);
+    const outsider = await buildUser(h);
     const hidden = await outsider.rest('POST', invitesPath(o), { emails: ['x@example.com'] });
     const unknown = await outsider.rest('POST', invitesPath('unknownOrg0000000001'), { emails: ['x@example.com'] });
     expect(masked(hidden, [o])).toEqual(masked(unknown, ['unknownOrg0000000001']));
@@ -87,8 +86,8 @@ describe('POST /orgs/{o}/invites (e-mail invites)', () => {
 
 describe('joining with an e-mail invitation', () => {
   it('the invited user sees the invitation and joins with the invited role (REST), once', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Joinable');
-    const invitee = await newUser(h, 'Invitee');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Joinable');
+    const invitee = await buildUser(h, 'Invitee');
     await admin.rest('POST', invitesPath(o), { emails: [invitee.email], role: 'review' });
     const mine = await invitee.rest('GET', '/v1/user/invitations');
     expect(mine.status).toBe(200);
@@ -97,15 +96,13 @@ describe('joining with an e-mail invitation', () => {
     const inviteId = mine.body.items[0].id;
 
     // Someone else cannot use it, and it does not reveal anything.
-    const other = await newUser(h);
+    const other = await buildUser(h);
     expect(masked(await other.rest('POST', `${invitesPath(o)}/${inviteId}`), [inviteId])).toEqual(
       masked(await other.rest('POST', `${invitesPath(o)}/unknownInvite0000001`), ['unknownInvite0000001']),
     );
 
     const joined = await invitee.rest('POST', `${invitesPath(o)}/${inviteId}`);
-    expect(joined.status).toBe(200);
-    expect(joined.body).toEqual({});
-    expect(validateGitBookResponse('joinOrganizationWithInvite', 200, joined.body)).toEqual([]);
+    expect(expectOk(joined, 200, 'joinOrganizationWithInvite')).toEqual({});
     expect(await memberRole(o, invitee.userId)).toBe('review');
     expect((await invitee.rest('GET', `/v1/orgs/${o}`)).status).toBe(200);
     expect((await invitee.rest('GET', '/v1/user/invitations')).body.count).toBe(0);
@@ -116,8 +113,8 @@ describe('joining with an e-mail invitation', () => {
   });
 
   it('someone who joined and left is invited afresh, with the new role (REST)', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Rejoin');
-    const person = await newUser(h, 'Returning');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Rejoin');
+    const person = await buildUser(h, 'Returning');
     await admin.rest('POST', invitesPath(o), { emails: [person.email], role: 'read' });
     const [first] = (await person.rest('GET', '/v1/user/invitations')).body.items;
     expect((await person.rest('POST', `${invitesPath(o)}/${first.id}`)).status).toBe(200);
@@ -139,8 +136,8 @@ describe('joining with an e-mail invitation', () => {
   });
 
   it('someone who joined and left is invited afresh, with the new role (GraphQL)', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Rejoin GraphQL');
-    const person = await newUser(h, 'Returning Graph');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Rejoin GraphQL');
+    const person = await buildUser(h, 'Returning Graph');
     const invite = `mutation($o: String!, $e: [String!]!, $r: Role) { inviteUsersToOrganization(organizationId: $o, emails: $e, role: $r) { users invited failedSSOEmails } }`;
     const invitations = `{ userInvitations { count items { id role organization { id } } } }`;
     const join = `mutation($o: String!, $i: String!) { joinOrganization(organizationId: $o, inviteId: $i) }`;
@@ -159,7 +156,7 @@ describe('joining with an e-mail invitation', () => {
   });
 
   it('a pending user created later claims the invitation, and joins through GraphQL', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
+    const { admin, organizationId: o } = await buildOrganization(h);
     await admin.rest('POST', invitesPath(o), { emails: ['later.person@example.com'], role: 'comment' });
     const created = await callerFor(h, ADMIN_TOKEN).rest('POST', '/v1/admin/users', { email: 'later.person@example.com', displayName: 'Later' });
     expect(created.status).toBe(201);
@@ -176,8 +173,8 @@ describe('joining with an e-mail invitation', () => {
   });
 
   it('an SSO invitation accepted with the invitee\'s own token makes a non-SSO member, kept out while SSO is enforced', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
-    const invitee = await newUser(h);
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const invitee = await buildUser(h);
     await admin.rest('PATCH', `/v1/orgs/${o}`, { emailDomains: [invitee.email.split('@')[1]], sso: true });
     await h.db.samlProvider.create({ data: { id: newId(), organizationId: o, label: 'IdP' } });
     await admin.rest('POST', invitesPath(o), { emails: [invitee.email] });
@@ -193,15 +190,12 @@ describe('joining with an e-mail invitation', () => {
 
 describe('invite links', () => {
   it('create, list, get, update and delete (REST), admins only', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
+    const { admin, organizationId: o } = await buildOrganization(h);
     const created = await admin.rest('POST', linksPath(o), { role: 'edit' });
-    expect(created.status).toBe(201);
-    expect(created.body).toEqual({ object: 'invite', id: expect.any(String), role: 'edit' });
-    expect(validateGitBookResponse('createOrganizationInvite', 201, created.body, { ignoreMissing: ['redundant'] })).toEqual([]);
+    expect(expectOk(created, 201, 'createOrganizationInvite')).toEqual({ object: 'invite', id: expect.any(String), role: 'edit' });
     const id = created.body.id;
     const list = await admin.rest('GET', linksPath(o));
-    expect(list.body).toMatchObject({ count: 1, items: [{ id, role: 'edit' }] });
-    expect(validateGitBookResponse('listOrganizationInviteLinks', 200, list.body, { ignoreMissing: ['redundant'] })).toEqual([]);
+    expect(expectOk(list, 200, 'listOrganizationInviteLinks')).toMatchObject({ count: 1, items: [{ id, role: 'edit' }] });
     expect((await admin.rest('GET', `${linksPath(o)}/${id}`)).body).toEqual(created.body);
     const patched = await admin.rest('PATCH', `${linksPath(o)}/${id}`, { role: 'read' });
     expect(patched.body.role).toBe('read');
@@ -213,7 +207,7 @@ describe('invite links', () => {
   });
 
   it('validates role and limit, naming the field', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
+    const { admin, organizationId: o } = await buildOrganization(h);
     restError(await admin.rest('POST', linksPath(o), {}), 400, 'role');
     restError(await admin.rest('POST', linksPath(o), { role: 'owner' }), 400, 'role');
     restError(await admin.rest('POST', linksPath(o), { role: null }), 400, 'role');
@@ -224,7 +218,7 @@ describe('invite links', () => {
   });
 
   it('works through GraphQL and refuses non-admins (403), outsiders (404), anonymous callers (401)', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
+    const { admin, organizationId: o } = await buildOrganization(h);
     const created = gqlData(await admin.gql(`mutation($o: String!) { createOrganizationLinkInvite(organizationId: $o, role: comment) { id role } }`, { o }), 'createOrganizationLinkInvite');
     expect(created.role).toBe('comment');
     const listed = gqlData(await admin.gql(`query($o: String!) { organizationLinkInvites(organizationId: $o) { count items { id } } }`, { o }), 'organizationLinkInvites');
@@ -235,13 +229,13 @@ describe('invite links', () => {
     expect(updated.role).toBe('admin');
     gqlError(await admin.gql(`mutation($o: String!) { createOrganizationLinkInvite(organizationId: $o, role: owner) { id } }`, { o }), 'BAD_REQUEST');
 
-    const reader = await newMember(h, o, 'read');
+    const reader = await buildMember(h, o, 'read');
     restError(await reader.rest('GET', linksPath(o)), 403);
     restError(await reader.rest('POST', linksPath(o), { role: 'admin' }), 403);
     restError(await reader.rest('PATCH', `${linksPath(o)}/${created.id}`, { role: 'read' }), 403);
     restError(await reader.rest('DELETE', `${linksPath(o)}/${created.id}`), 403);
     gqlError(await reader.gql(`query($o: String!) { organizationLinkInvites(organizationId: $o) { count } }`, { o }), 'FORBIDDEN');
-    const outsider = await newUser(h);
+    const outsider = await buildUser(h);
     restError(await outsider.rest('GET', linksPath(o)), 404);
     restError(await outsider.rest('GET', `${linksPath(o)}/${created.id}`), 404);
     restError(await anonymous(h).rest('GET', linksPath(o)), 401);
@@ -249,9 +243,9 @@ describe('invite links', () => {
   });
 
   it('anyone holding the link joins with its role, while links are enabled and the link exists', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
+    const { admin, organizationId: o } = await buildOrganization(h);
     const link = (await admin.rest('POST', linksPath(o), { role: 'comment' })).body;
-    const joiner = await newUser(h);
+    const joiner = await buildUser(h);
     const joined = await joiner.rest('POST', `${invitesPath(o)}/${link.id}`);
     expect(joined.status).toBe(200);
     expect(joined.body).toEqual({});
@@ -260,14 +254,14 @@ describe('invite links', () => {
     expect(await h.db.member.count({ where: { organizationId: o, userId: joiner.userId } })).toBe(1);
 
     await admin.rest('PATCH', `/v1/orgs/${o}`, { inviteLinks: false });
-    const late = await newUser(h);
+    const late = await buildUser(h);
     restError(await late.rest('POST', `${invitesPath(o)}/${link.id}`), 403);
     expect(await memberRole(o, late.userId)).toBeUndefined();
     await admin.rest('PATCH', `/v1/orgs/${o}`, { inviteLinks: true });
     await admin.rest('DELETE', `${linksPath(o)}/${link.id}`);
     restError(await late.rest('POST', `${invitesPath(o)}/${link.id}`), 404);
     // A link of another organization does not open this one.
-    const other = await newOrganization(h);
+    const other = await buildOrganization(h);
     const otherLink = (await other.admin.rest('POST', linksPath(other.organizationId), { role: 'admin' })).body;
     restError(await late.rest('POST', `${invitesPath(o)}/${otherLink.id}`), 404);
   });
@@ -275,9 +269,9 @@ describe('invite links', () => {
 
 describe('organization-wide SSO enforcement', () => {
   it('blocks members who are not SSO members, except admins', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
-    const reader = await newMember(h, o, 'read');
-    const ssoReader = await newMember(h, o, 'read');
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const reader = await buildMember(h, o, 'read');
+    const ssoReader = await buildMember(h, o, 'read');
     await admin.rest('POST', `/v1/orgs/${o}/members/${ssoReader.userId}/sso`);
     const space = (await admin.rest('POST', `/v1/orgs/${o}/spaces`, { title: 'Docs' })).body;
     await admin.rest('PATCH', `/v1/orgs/${o}`, { sso: true });

@@ -1,117 +1,86 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { expectGitBookOk, gqlData, gqlError, masked, restError } from './support/assertions.ts';
-import { anonymous, newMember, newOrganization, newUser, useHarness, type Caller, type HttpResult } from './support/harness.ts';
+import { expectOk, gqlData, gqlError, masked, restError } from './support/assertions.ts';
+import { buildMember, buildOrganization, buildUser } from './factories.ts';
+import { refusalMatrix, type RefusalOp } from './support/refusals.ts';
+import { anonymous, useHarness, type Caller, type HttpResult } from './support/harness.ts';
 
 const h = useHarness();
 
 const MEMBER = 'object id role disabled joinedAt lastSeenAt sso spaces teams user { object id displayName email }';
 const UNKNOWN_ORG = 'unknownOrg0000000001';
 const UNKNOWN_USER = 'unknownUser000000001';
-/** Properties GitBook requires but the description does not name. */
-const IGNORE = ['sites', 'permissions'];
-
-const ok = (operationId: string, res: HttpResult, status = 200) => expectGitBookOk(operationId, res, status, IGNORE);
 
 async function setup(role: 'read' | 'create' | 'edit' | null = 'read', name?: string) {
-  const { admin, organizationId: o } = await newOrganization(h);
-  const member = await newMember(h, o, role, name);
+  const { admin, organizationId: o } = await buildOrganization(h);
+  const member = await buildMember(h, o, role, name);
   return { admin, o, member };
 }
 
 const memberRow = (o: string, userId: string) => h.db.member.findUnique({ where: { organizationId_userId: { organizationId: o, userId } } });
 
 /** Every operation of this file, through both doors, for the cross-cutting refusals. */
-interface Op {
-  name: string;
-  rest: (o: string, u: string) => [string, string, unknown?];
-  gql: (o: string, u: string) => [string, Record<string, unknown>];
-  admin?: boolean;
-}
-const OPS: Op[] = [
-  { name: 'list members', rest: (o) => ['GET', `/v1/orgs/${o}/members`], gql: (o) => ['query($o:String!){organizationMembers(organizationId:$o){count}}', { o }] },
+/** o: the organization, u: the member acted on. */
+type Ids = { o: string; u: string };
+const ADMIN_ONLY = 'a member without the admin role';
+const OPS: RefusalOp<Ids>[] = [
+  { name: 'list members', rest: ({ o }) => ['GET', `/v1/orgs/${o}/members`], gql: ({ o }) => ['query($o:String!){organizationMembers(organizationId:$o){count}}', { o }] },
   {
-    name: 'get member', rest: (o, u) => ['GET', `/v1/orgs/${o}/members/${u}`],
-    gql: (o, u) => ['query($o:String!,$u:String!){organizationMember(organizationId:$o,userId:$u){id}}', { o, u }],
+    name: 'get member', rest: ({ o, u }) => ['GET', `/v1/orgs/${o}/members/${u}`],
+    gql: ({ o, u }) => ['query($o:String!,$u:String!){organizationMember(organizationId:$o,userId:$u){id}}', { o, u }],
   },
   {
-    name: 'update member', admin: true, rest: (o, u) => ['PATCH', `/v1/orgs/${o}/members/${u}`, { role: 'admin' }],
-    gql: (o, u) => ['mutation($o:String!,$u:String!){updateOrganizationMember(organizationId:$o,userId:$u,role:admin){id}}', { o, u }],
+    name: 'update member', refuse: ADMIN_ONLY, rest: ({ o, u }) => ['PATCH', `/v1/orgs/${o}/members/${u}`, { role: 'admin' }],
+    gql: ({ o, u }) => ['mutation($o:String!,$u:String!){updateOrganizationMember(organizationId:$o,userId:$u,role:admin){id}}', { o, u }],
   },
   {
-    name: 'remove member', admin: true, rest: (o, u) => ['DELETE', `/v1/orgs/${o}/members/${u}`],
-    gql: (o, u) => ['mutation($o:String!,$u:String!){removeOrganizationMember(organizationId:$o,userId:$u)}', { o, u }],
+    name: 'remove member', refuse: ADMIN_ONLY, rest: ({ o, u }) => ['DELETE', `/v1/orgs/${o}/members/${u}`],
+    gql: ({ o, u }) => ['mutation($o:String!,$u:String!){removeOrganizationMember(organizationId:$o,userId:$u)}', { o, u }],
   },
   {
-    name: 'set SSO member', admin: true, rest: (o, u) => ['POST', `/v1/orgs/${o}/members/${u}/sso`],
-    gql: (o, u) => ['mutation($o:String!,$u:String!){setOrganizationMemberSso(organizationId:$o,userId:$u){id}}', { o, u }],
+    name: 'set SSO member', refuse: ADMIN_ONLY, rest: ({ o, u }) => ['POST', `/v1/orgs/${o}/members/${u}/sso`],
+    gql: ({ o, u }) => ['mutation($o:String!,$u:String!){setOrganizationMemberSso(organizationId:$o,userId:$u){id}}', { o, u }],
   },
   {
-    name: 'member teams', rest: (o, u) => ['GET', `/v1/orgs/${o}/members/${u}/teams`],
-    gql: (o, u) => ['query($o:String!,$u:String!){organizationMemberTeams(organizationId:$o,userId:$u){count}}', { o, u }],
+    name: 'member teams', rest: ({ o, u }) => ['GET', `/v1/orgs/${o}/members/${u}/teams`],
+    gql: ({ o, u }) => ['query($o:String!,$u:String!){organizationMemberTeams(organizationId:$o,userId:$u){count}}', { o, u }],
   },
   {
-    name: 'ping', rest: (o) => ['POST', `/v1/orgs/${o}/ping`],
-    gql: (o) => ['mutation($o:String!){pingOrganization(organizationId:$o){serviceVisitorClaims}}', { o }],
+    name: 'ping', rest: ({ o }) => ['POST', `/v1/orgs/${o}/ping`],
+    gql: ({ o }) => ['mutation($o:String!){pingOrganization(organizationId:$o){serviceVisitorClaims}}', { o }],
   },
 ];
 
-const restCall = (c: Caller, op: Op, o: string, u: string) => c.rest(...op.rest(o, u));
-const gqlCall = (c: Caller, op: Op, o: string, u: string) => c.gql(...op.gql(o, u));
+refusalMatrix(OPS, {
+  h,
+  setup: () => setup(),
+  ids: (w) => ({ o: w.o, u: w.member.userId }),
+  unknown: { o: UNKNOWN_ORG, u: UNKNOWN_USER },
+  forbidden: async (w) => ({ callers: [await buildMember(h, w.o, 'create')] }),
+  unchanged: async (w) => {
+    expect(await memberRow(w.o, w.member.userId)).toMatchObject({ role: 'read', sso: false });
+  },
+});
 
-describe.each(OPS)('$name: refusals', (op) => {
-  it('401 without a token (REST and GraphQL)', async () => {
-    const { o, member } = await setup();
-    const [method, path, body] = op.rest(o, member.userId);
-    restError(await anonymous(h).rest(method, path, body), 401);
-    const [query, variables] = op.gql(o, member.userId);
-    const res = await anonymous(h).rest('POST', '/graphql', { query, variables });
-    expect(res.status).toBe(401);
-    gqlError(res, 'UNAUTHENTICATED');
-  });
-
-  it('a caller from another organization gets the same 404 as for unknown IDs, and changes nothing', async () => {
-    const { o, member } = await setup();
-    const { admin: outsider } = await newOrganization(h, 'Other');
-    const unknown = [UNKNOWN_ORG, UNKNOWN_USER];
-    for (const call of [restCall, gqlCall]) {
-      const refused = await call(outsider, op, o, member.userId);
-      expect(refused.status === 404 || refused.body?.errors?.[0]?.extensions?.code === 'NOT_FOUND', refused.text).toBe(true);
-      expect(masked(refused, [o, member.userId])).toEqual(masked(await call(outsider, op, ...(unknown as [string, string])), unknown));
+describe.each(OPS.filter((op) => op.rest({ o: 'o', u: 'u' })[1].includes('/members/u')))('$name: members of other organizations', (op) => {
+  it("a user of another organization, asked for through the caller's own organization, is an unknown member", async () => {
+    const { admin, o } = await setup();
+    const { organizationId: other } = await buildOrganization(h, 'Other');
+    const stranger = await buildMember(h, other, 'read');
+    for (const call of [(u: string) => admin.rest(...op.rest({ o, u })), (u: string) => admin.gql(...op.gql({ o, u }))]) {
+      const res = await call(stranger.userId);
+      expect(masked(res, [stranger.userId])).toEqual(masked(await call(UNKNOWN_USER), [UNKNOWN_USER]));
+      expect(res.text).toMatch(/404|NOT_FOUND/);
     }
-    expect(await memberRow(o, member.userId)).toMatchObject({ role: 'read', sso: false });
+    expect(await memberRow(other, stranger.userId)).toMatchObject({ role: 'read', sso: false });
   });
-
-  if (op.rest('o', 'u')[1].includes('/members/u')) {
-    it("a user of another organization, asked for through the caller's own organization, is an unknown member", async () => {
-      const { admin, o } = await setup();
-      const { organizationId: other } = await newOrganization(h, 'Other');
-      const stranger = await newMember(h, other, 'read');
-      for (const call of [restCall, gqlCall]) {
-        const res = await call(admin, op, o, stranger.userId);
-        expect(masked(res, [stranger.userId])).toEqual(masked(await call(admin, op, o, UNKNOWN_USER), [UNKNOWN_USER]));
-        expect(res.text).toMatch(/404|NOT_FOUND/);
-      }
-      expect(await memberRow(other, stranger.userId)).toMatchObject({ role: 'read', sso: false });
-    });
-  }
-
-  if (op.admin) {
-    it('403 for a member without the admin role (REST and GraphQL), nothing changes', async () => {
-      const { o, member } = await setup();
-      const colleague = await newMember(h, o, 'create');
-      restError(await restCall(colleague, op, o, member.userId), 403);
-      gqlError(await gqlCall(colleague, op, o, member.userId), 'FORBIDDEN');
-      expect(await memberRow(o, member.userId)).toMatchObject({ role: 'read', sso: false });
-    });
-  }
 });
 
 describe('GET /orgs/{o}/members', () => {
   it('REST: lists members newest first, with the documented fields; guests show role null', async () => {
     const { admin, o, member: alice } = await setup('edit', 'Alice Smith');
-    const bob = await newMember(h, o, null, 'Bob Guest');
-    const body = ok('listMembersInOrganizationById', await admin.rest('GET', `/v1/orgs/${o}/members`));
+    const bob = await buildMember(h, o, null, 'Bob Guest');
+    const body = expectOk(await admin.rest('GET', `/v1/orgs/${o}/members`), 200, 'listMembersInOrganizationById');
     expect(body.count).toBe(3);
     expect(body.next).toBeUndefined();
     expect(body.items.map((m: any) => m.id)).toEqual([bob.userId, alice.userId, admin.userId]);
@@ -126,9 +95,9 @@ describe('GET /orgs/{o}/members', () => {
 
   it('REST: order, role filter (guest too), search on name and e-mail (case-insensitive)', async () => {
     const { admin, o, member: alice } = await setup('edit', 'Alice Smith');
-    const bob = await newMember(h, o, null, 'Bob Guest');
+    const bob = await buildMember(h, o, null, 'Bob Guest');
     const ids = async (query: string) => {
-      const body = ok('listMembersInOrganizationById', await admin.rest('GET', `/v1/orgs/${o}/members?${query}`));
+      const body = expectOk(await admin.rest('GET', `/v1/orgs/${o}/members?${query}`), 200, 'listMembersInOrganizationById');
       expect(body.count).toBe(body.items.length);
       return body.items.map((m: any) => m.id);
     };
@@ -146,14 +115,14 @@ describe('GET /orgs/{o}/members', () => {
 
   it('REST: sort=lastSeenAt lists only members who pinged, by last ping', async () => {
     const { admin, o, member: alice } = await setup();
-    await newMember(h, o, 'read'); // never pings
+    await buildMember(h, o, 'read'); // never pings
     const ping = async (c: Caller) => {
       h.clock.advance(60_000);
-      ok('updateOrganizationMemberLastSeenAt', await c.rest('POST', `/v1/orgs/${o}/ping`));
+      expectOk(await c.rest('POST', `/v1/orgs/${o}/ping`), 200, 'updateOrganizationMemberLastSeenAt');
     };
     await ping(alice);
     await ping(admin);
-    const list = async (query: string) => ok('listMembersInOrganizationById', await admin.rest('GET', `/v1/orgs/${o}/members?${query}`));
+    const list = async (query: string) => expectOk(await admin.rest('GET', `/v1/orgs/${o}/members?${query}`), 200, 'listMembersInOrganizationById');
     const desc = await list('sort=lastSeenAt');
     expect(desc.count).toBe(2);
     expect(desc.items.map((m: any) => m.id)).toEqual([admin.userId, alice.userId]);
@@ -167,7 +136,7 @@ describe('GET /orgs/{o}/members', () => {
     const get = (query: string) => admin.rest('GET', `/v1/orgs/${o}/members?${query}`);
     restError(await get('limit=1001'), 400, 'limit');
     restError(await get('limit=abc'), 400, 'limit');
-    expect(ok('listMembersInOrganizationById', await get('limit=1000')).count).toBe(2);
+    expect(expectOk(await get('limit=1000'), 200, 'listMembersInOrganizationById').count).toBe(2);
     restError(await get('order=sideways'), 400, 'order');
     restError(await get('role=owner'), 400, 'role');
     restError(await get('sort=bogus'), 400, 'sort');
@@ -211,12 +180,12 @@ describe('members list: keyset pagination', () => {
     return ids;
   }
   const rest = (c: Caller, o: string, query: string) => async (page?: string) =>
-    ok('listMembersInOrganizationById', await c.rest('GET', `/v1/orgs/${o}/members?limit=2&${query}${page ? `&page=${encodeURIComponent(page)}` : ''}`));
+    expectOk(await c.rest('GET', `/v1/orgs/${o}/members?limit=2&${query}${page ? `&page=${encodeURIComponent(page)}` : ''}`), 200, 'listMembersInOrganizationById');
 
   async function org(extra: number) {
-    const { admin, organizationId: o } = await newOrganization(h);
-    for (let i = 0; i < extra; i++) await newMember(h, o, 'read');
-    const all = ok('listMembersInOrganizationById', await admin.rest('GET', `/v1/orgs/${o}/members?limit=1000&order=asc`));
+    const { admin, organizationId: o } = await buildOrganization(h);
+    for (let i = 0; i < extra; i++) await buildMember(h, o, 'read');
+    const all = expectOk(await admin.rest('GET', `/v1/orgs/${o}/members?limit=1000&order=asc`), 200, 'listMembersInOrganizationById');
     return { admin, o, ids: all.items.map((m: any) => m.id) as string[] };
   }
 
@@ -234,7 +203,7 @@ describe('members list: keyset pagination', () => {
       const { admin, o, ids } = await org(6);
       const joined: string[] = [];
       const seen = await walk(rest(admin, o, `order=${order}`), async () => {
-        joined.push((await newMember(h, o, 'read')).userId);
+        joined.push((await buildMember(h, o, 'read')).userId);
       });
       expect(new Set(seen).size).toBe(seen.length);
       const originals = seen.filter((id) => ids.includes(id));
@@ -250,7 +219,7 @@ describe('members list: keyset pagination', () => {
     const at = new Date(h.clock.now().getTime() + 1000);
     const twins: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const u = await newUser(h, `Twin ${i}`);
+      const u = await buildUser(h, `Twin ${i}`);
       await h.db.member.create({ data: { organizationId: o, userId: u.userId, role: 'read', joinedAt: at } });
       twins.push(u.userId);
     }
@@ -274,8 +243,8 @@ describe('members list: keyset pagination', () => {
 describe('GET /orgs/{o}/members/{userId}', () => {
   it('REST and GraphQL: returns the member, readable by any member with a role', async () => {
     const { o, member } = await setup('edit', 'Carol');
-    const reader = await newMember(h, o, 'read');
-    const body = ok('getMemberInOrganizationById', await reader.rest('GET', `/v1/orgs/${o}/members/${member.userId}`));
+    const reader = await buildMember(h, o, 'read');
+    const body = expectOk(await reader.rest('GET', `/v1/orgs/${o}/members/${member.userId}`), 200, 'getMemberInOrganizationById');
     expect(body).toMatchObject({ object: 'member', id: member.userId, role: 'edit', sso: false, disabled: false, teams: 0, spaces: 0 });
     expect(body.user).toMatchObject({ id: member.userId, displayName: 'Carol', email: member.email });
     const q = `query($o:String!,$u:String!){organizationMember(organizationId:$o,userId:$u){${MEMBER}}}`;
@@ -286,9 +255,9 @@ describe('GET /orgs/{o}/members/{userId}', () => {
 
   it('guests see their own membership only: other members, the directory and teams are 403', async () => {
     const { admin, o, member } = await setup('edit', 'Carol');
-    const guest = await newMember(h, o, null);
+    const guest = await buildMember(h, o, null);
     await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'Writers', members: [member.userId, guest.userId] });
-    const own = ok('getMemberInOrganizationById', await guest.rest('GET', `/v1/orgs/${o}/members/${guest.userId}`));
+    const own = expectOk(await guest.rest('GET', `/v1/orgs/${o}/members/${guest.userId}`), 200, 'getMemberInOrganizationById');
     expect(own).toMatchObject({ id: guest.userId, role: null });
     // 403 for another member and for an unknown user alike: nothing is revealed.
     const other = await guest.rest('GET', `/v1/orgs/${o}/members/${member.userId}`);
@@ -318,13 +287,13 @@ describe('PATCH /orgs/{o}/members/{userId}', () => {
   it('REST: changes the role; null makes a guest (role: null in JSON); {} changes nothing', async () => {
     const { admin, o, member } = await setup();
     const path = `/v1/orgs/${o}/members/${member.userId}`;
-    expect(ok('updateMemberInOrganizationById', await admin.rest('PATCH', path, { role: 'review' }))).toMatchObject({ id: member.userId, role: 'review' });
+    expect(expectOk(await admin.rest('PATCH', path, { role: 'review' }), 200, 'updateMemberInOrganizationById')).toMatchObject({ id: member.userId, role: 'review' });
     expect((await memberRow(o, member.userId))!.role).toBe('review');
-    const guest = ok('updateMemberInOrganizationById', await admin.rest('PATCH', path, { role: null }));
+    const guest = expectOk(await admin.rest('PATCH', path, { role: null }), 200, 'updateMemberInOrganizationById');
     expect(guest).toHaveProperty('role', null);
     expect((await memberRow(o, member.userId))!.role).toBeNull();
-    expect(ok('updateMemberInOrganizationById', await admin.rest('PATCH', path, {}))).toHaveProperty('role', null);
-    const guests = ok('listMembersInOrganizationById', await admin.rest('GET', `/v1/orgs/${o}/members?role=guest`));
+    expect(expectOk(await admin.rest('PATCH', path, {}), 200, 'updateMemberInOrganizationById')).toHaveProperty('role', null);
+    const guests = expectOk(await admin.rest('GET', `/v1/orgs/${o}/members?role=guest`), 200, 'listMembersInOrganizationById');
     expect(guests.items.map((m: any) => m.id)).toEqual([member.userId]);
   });
 
@@ -348,8 +317,8 @@ describe('PATCH /orgs/{o}/members/{userId}', () => {
     restError(await admin.rest('PATCH', `/v1/orgs/${o}/members/${admin.userId}`, { role: 'read' }), 409);
     gqlError(await admin.gql(mutation, { o, u: admin.userId, role: null }), 'CONFLICT');
     expect((await memberRow(o, admin.userId))!.role).toBe('admin');
-    ok('updateMemberInOrganizationById', await admin.rest('PATCH', `/v1/orgs/${o}/members/${member.userId}`, { role: 'admin' }));
-    ok('updateMemberInOrganizationById', await admin.rest('PATCH', `/v1/orgs/${o}/members/${admin.userId}`, { role: 'edit' }));
+    expectOk(await admin.rest('PATCH', `/v1/orgs/${o}/members/${member.userId}`, { role: 'admin' }), 200, 'updateMemberInOrganizationById');
+    expectOk(await admin.rest('PATCH', `/v1/orgs/${o}/members/${admin.userId}`, { role: 'edit' }), 200, 'updateMemberInOrganizationById');
     restError(await member.rest('PATCH', `/v1/orgs/${o}/members/${member.userId}`, { role: 'edit' }), 409);
   });
 
@@ -376,19 +345,19 @@ describe('DELETE /orgs/{o}/members/{userId}', () => {
 
   it('REST: an admin removes a member → 204 empty; the member and their team memberships are gone', async () => {
     const { admin, o, member } = await setup();
-    const team = ok('createOrganizationTeam', await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'Crew', members: [member.userId, admin.userId] }), 201);
-    ok('removeMemberFromOrganizationById', await admin.rest('DELETE', `/v1/orgs/${o}/members/${member.userId}`), 204);
+    const team = expectOk(await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'Crew', members: [member.userId, admin.userId] }), 201, 'createOrganizationTeam');
+    expectOk(await admin.rest('DELETE', `/v1/orgs/${o}/members/${member.userId}`), 204, 'removeMemberFromOrganizationById');
     restError(await admin.rest('GET', `/v1/orgs/${o}/members/${member.userId}`), 404);
-    expect(ok('listMembersInOrganizationById', await admin.rest('GET', `/v1/orgs/${o}/members`)).count).toBe(1);
-    expect(ok('getTeamInOrganizationById', await admin.rest('GET', `/v1/orgs/${o}/teams/${team.id}`)).members).toBe(1);
+    expect(expectOk(await admin.rest('GET', `/v1/orgs/${o}/members`), 200, 'listMembersInOrganizationById').count).toBe(1);
+    expect(expectOk(await admin.rest('GET', `/v1/orgs/${o}/teams/${team.id}`), 200, 'getTeamInOrganizationById').members).toBe(1);
     restError(await member.rest('GET', `/v1/orgs/${o}`), 404);
     restError(await admin.rest('DELETE', `/v1/orgs/${o}/members/${member.userId}`), 404);
   });
 
   it('a member may remove themselves (REST and GraphQL); the last admin may not (409)', async () => {
     const { admin, o, member } = await setup();
-    const other = await newMember(h, o, 'edit');
-    ok('removeMemberFromOrganizationById', await member.rest('DELETE', `/v1/orgs/${o}/members/${member.userId}`), 204);
+    const other = await buildMember(h, o, 'edit');
+    expectOk(await member.rest('DELETE', `/v1/orgs/${o}/members/${member.userId}`), 204, 'removeMemberFromOrganizationById');
     expect(await memberRow(o, member.userId)).toBeNull();
     expect(gqlData(await other.gql(mutation, { o, u: other.userId }), 'removeOrganizationMember')).toBe(true);
     expect(await memberRow(o, other.userId)).toBeNull();
@@ -410,15 +379,15 @@ describe('POST /orgs/{o}/ping', () => {
   it('REST: returns serviceVisitorClaims (a JWT of the member) and sets lastSeenAt', async () => {
     const { admin, o, member } = await setup(null);
     h.clock.advance(5000);
-    const body = ok('updateOrganizationMemberLastSeenAt', await member.rest('POST', `/v1/orgs/${o}/ping`));
+    const body = expectOk(await member.rest('POST', `/v1/orgs/${o}/ping`), 200, 'updateOrganizationMemberLastSeenAt');
     expect(decodeProtectedHeader(body.serviceVisitorClaims).alg).toBeDefined();
     const claims = decodeJwt(body.serviceVisitorClaims);
     expect(claims).toMatchObject({ sub: member.userId, organization: o });
     expect(claims.iat).toBe(Math.floor(h.clock.now().getTime() / 1000));
-    const seen = ok('getMemberInOrganizationById', await admin.rest('GET', `/v1/orgs/${o}/members/${member.userId}`));
+    const seen = expectOk(await admin.rest('GET', `/v1/orgs/${o}/members/${member.userId}`), 200, 'getMemberInOrganizationById');
     expect(seen.lastSeenAt).toBe(h.clock.now().toISOString());
     h.clock.advance(60_000);
-    ok('updateOrganizationMemberLastSeenAt', await member.rest('POST', `/v1/orgs/${o}/ping`));
+    expectOk(await member.rest('POST', `/v1/orgs/${o}/ping`), 200, 'updateOrganizationMemberLastSeenAt');
     expect((await memberRow(o, member.userId))!.lastSeenAt!.toISOString()).toBe(h.clock.now().toISOString());
     expect((await memberRow(o, admin.userId))!.lastSeenAt).toBeNull();
   });
@@ -438,10 +407,10 @@ describe('POST /orgs/{o}/ping', () => {
 describe('POST /orgs/{o}/members/{userId}/sso', () => {
   it('REST and GraphQL: an admin marks members as SSO members', async () => {
     const { admin, o, member } = await setup();
-    const other = await newMember(h, o, 'edit');
-    const body = ok('setUserAsSSOMemberForOrganization', await admin.rest('POST', `/v1/orgs/${o}/members/${member.userId}/sso`));
+    const other = await buildMember(h, o, 'edit');
+    const body = expectOk(await admin.rest('POST', `/v1/orgs/${o}/members/${member.userId}/sso`), 200, 'setUserAsSSOMemberForOrganization');
     expect(body).toMatchObject({ object: 'member', id: member.userId, sso: true, role: 'read' });
-    expect(ok('getMemberInOrganizationById', await admin.rest('GET', `/v1/orgs/${o}/members/${member.userId}`)).sso).toBe(true);
+    expect(expectOk(await admin.rest('GET', `/v1/orgs/${o}/members/${member.userId}`), 200, 'getMemberInOrganizationById').sso).toBe(true);
     const q = `mutation($o:String!,$u:String!){setOrganizationMemberSso(organizationId:$o,userId:$u){${MEMBER}}}`;
     expect(gqlData(await admin.gql(q, { o, u: other.userId }), 'setOrganizationMemberSso')).toMatchObject({ id: other.userId, sso: true });
     expect((await memberRow(o, other.userId))!.sso).toBe(true);
@@ -456,7 +425,7 @@ describe('GET /orgs/{o}/members/{userId}/teams', () => {
   async function withTeams() {
     const { admin, o, member } = await setup();
     const create = async (title: string, members: string[]) =>
-      ok('createOrganizationTeam', await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title, members }), 201);
+      expectOk(await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title, members }), 201, 'createOrganizationTeam');
     h.clock.advance(1000);
     const design = await create('Design Team', [member.userId, admin.userId]);
     h.clock.advance(1000);
@@ -469,16 +438,16 @@ describe('GET /orgs/{o}/members/{userId}/teams', () => {
 
   it('REST: {team, member: {role}} items with real counts, title filter case-insensitive', async () => {
     const { admin, o, member, design, backend } = await withTeams();
-    const body = ok('listTeamsForOrganizationMember', await admin.rest('GET', `/v1/orgs/${o}/members/${member.userId}/teams`));
+    const body = expectOk(await admin.rest('GET', `/v1/orgs/${o}/members/${member.userId}/teams`), 200, 'listTeamsForOrganizationMember');
     expect(body.count).toBe(2);
     expect(body.items).toEqual([
       { team: expect.objectContaining({ object: 'team', id: design.id, title: 'Design Team', members: 2, spaces: 0 }), member: { role: 'owner' } },
       { team: expect.objectContaining({ object: 'team', id: backend.id, title: 'Backend', members: 1 }), member: { role: 'member' } },
     ]);
-    const filtered = ok('listTeamsForOrganizationMember', await member.rest('GET', `/v1/orgs/${o}/members/${member.userId}/teams?title=DESIGN`));
+    const filtered = expectOk(await member.rest('GET', `/v1/orgs/${o}/members/${member.userId}/teams?title=DESIGN`), 200, 'listTeamsForOrganizationMember');
     expect(filtered.items.map((i: any) => i.team.id)).toEqual([design.id]);
-    expect(ok('getMemberInOrganizationById', await admin.rest('GET', `/v1/orgs/${o}/members/${member.userId}`)).teams).toBe(2);
-    expect(ok('getMemberInOrganizationById', await admin.rest('GET', `/v1/orgs/${o}/members/${admin.userId}`)).teams).toBe(2);
+    expect(expectOk(await admin.rest('GET', `/v1/orgs/${o}/members/${member.userId}`), 200, 'getMemberInOrganizationById').teams).toBe(2);
+    expect(expectOk(await admin.rest('GET', `/v1/orgs/${o}/members/${admin.userId}`), 200, 'getMemberInOrganizationById').teams).toBe(2);
     restError(await admin.rest('GET', `/v1/orgs/${o}/members/${member.userId}/teams?limit=1001`), 400, 'limit');
     restError(await admin.rest('GET', `/v1/orgs/${o}/members/${member.userId}/teams?title=${'t'.repeat(65)}`), 400, 'title');
   });

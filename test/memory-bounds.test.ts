@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { boundedParserCache } from '../src/graphql/document-cache.ts';
 import { startIdleCollector } from '../src/lib/idle-gc.ts';
-import { BASE, newUser, useHarness } from './support/harness.ts';
+import { buildUser } from './factories.ts';
+import { BASE, useHarness } from './support/harness.ts';
 
 describe("Yoga's parse caches", () => {
   it('keep documents within their byte budget, however large and many the documents', () => {
@@ -19,7 +20,7 @@ describe("Yoga's parse caches", () => {
 
   const h = useHarness();
   it('serve the app: a repeated document is answered from the cache, a padded one still works', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const ask = (query: string) =>
       h.app.fetch(`${BASE}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
     // Comments are not tokens: a 900 KB document of comments passes the token limit (and is not cached).

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { validateGitBookResponse } from './support/gitbook-openapi.ts';
-import { anonymous, newMember, newOrganization, newUser, useHarness } from './support/harness.ts';
+import { expectGitBookShape } from './support/assertions.ts';
+import { buildMember, buildOrganization, buildUser } from './factories.ts';
+import { anonymous, useHarness } from './support/harness.ts';
 
 const h = useHarness();
-
-// Fields GitBook's schema requires that the API description does not name (so we do not serve them).
-const ORG_EXTRAS = ['mergeRules', 'Organization.permissions.view', 'view', 'access', 'ownTeam', 'createOpenAPISpec', 'viewBilling', 'listMembers', 'listTeams', 'listIntegrations', 'listInstallations', 'installIntegration', 'canCheckout', 'pricing', 'usageAddons', 'canChangeInterval', 'canUseSAML', 'creditsBundle', 'aiCreditAlertThreshold'];
-const expectGitBookShape = (operationId: string, status: number, body: unknown) =>
-  expect(validateGitBookResponse(operationId, status, body, { ignoreMissing: ORG_EXTRAS })).toEqual([]);
 
 const ORG_FIELDS = `object id title createdAt emailDomains hostname type useCase communityType defaultRole
   defaultContent { type site } sso ai inviteLinks plan billing { interval endDate hasPaymentFailed isScheduledToCancel }
@@ -15,7 +11,7 @@ const ORG_FIELDS = `object id title createdAt emailDomains hostname type useCase
 
 describe('POST /orgs (createOrganization)', () => {
   it('creates an organization with the caller as admin (REST)', async () => {
-    const user = await newUser(h, 'Founder');
+    const user = await buildUser(h, 'Founder');
     const res = await user.rest('POST', '/v1/orgs', { title: 'Rocket Co', emailDomains: ['Rocket.example'] });
     expect(res.status).toBe(201);
     expectGitBookShape('createOrganization', 201, res.body);
@@ -37,14 +33,14 @@ describe('POST /orgs (createOrganization)', () => {
   });
 
   it('creates through GraphQL', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const res = await user.gql(`mutation { createOrganization(title: "Graph Org") { id title permissions { admin } } }`);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.createOrganization).toMatchObject({ title: 'Graph Org', permissions: { admin: true } });
   });
 
   it('rejects titles outside 2..255 and with surrounding spaces, naming the field', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     for (const title of ['x', 'y'.repeat(256), ' padded ']) {
       const res = await user.rest('POST', '/v1/orgs', { title });
       expect(res.status).toBe(400);
@@ -67,11 +63,11 @@ describe('POST /orgs (createOrganization)', () => {
 
 describe('GET /orgs and GET /orgs/{organizationId}', () => {
   it('lists only the caller\'s organizations, newest membership first (REST and GraphQL)', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const first = await user.rest('POST', '/v1/orgs', { title: 'First' });
     h.clock.advance(1000);
     const second = await user.rest('POST', '/v1/orgs', { title: 'Second' });
-    await newOrganization(h, 'Someone Else');
+    await buildOrganization(h, 'Someone Else');
     const res = await user.rest('GET', '/v1/orgs');
     expect(res.status).toBe(200);
     expectGitBookShape('listOrganizationsForAuthenticatedUser', 200, res.body);
@@ -96,7 +92,7 @@ describe('GET /orgs and GET /orgs/{organizationId}', () => {
   });
 
   it('rejects bad limits and cursors', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     for (const query of ['limit=1001', 'limit=0', 'limit=abc', 'page=not-a-cursor']) {
       const res = await user.rest('GET', `/v1/orgs?${query}`);
       expect(res.status, query).toBe(400);
@@ -106,7 +102,7 @@ describe('GET /orgs and GET /orgs/{organizationId}', () => {
   });
 
   it("billing.endDate ends the current monthly period counted from the organization's creation (REST and GraphQL)", async () => {
-    const { admin, organizationId } = await newOrganization(h, 'Billed');
+    const { admin, organizationId } = await buildOrganization(h, 'Billed');
     // Created on a 31st: periods end on 30 Nov, 31 Dec, 31 Jan, 28 Feb (clamped), 31 Mar, at 12:00 UTC.
     await h.db.organization.update({ where: { id: organizationId }, data: { createdAt: new Date('2025-10-31T12:00:00.000Z') } });
     const endDate = async () => {
@@ -127,7 +123,7 @@ describe('GET /orgs and GET /orgs/{organizationId}', () => {
   });
 
   it('returns every documented field to a member', async () => {
-    const { admin, organizationId } = await newOrganization(h, 'Fields');
+    const { admin, organizationId } = await buildOrganization(h, 'Fields');
     const res = await admin.rest('GET', `/v1/orgs/${organizationId}`);
     expect(res.status).toBe(200);
     expectGitBookShape('getOrganizationById', 200, res.body);
@@ -146,18 +142,18 @@ describe('GET /orgs and GET /orgs/{organizationId}', () => {
   });
 
   it('computes permissions from the caller\'s role', async () => {
-    const { organizationId } = await newOrganization(h);
-    const creator = await newMember(h, organizationId, 'create');
-    const reader = await newMember(h, organizationId, 'read');
-    const guest = await newMember(h, organizationId, null);
+    const { organizationId } = await buildOrganization(h);
+    const creator = await buildMember(h, organizationId, 'create');
+    const reader = await buildMember(h, organizationId, 'read');
+    const guest = await buildMember(h, organizationId, null);
     expect((await creator.rest('GET', `/v1/orgs/${organizationId}`)).body.permissions).toEqual({ admin: false, createContent: true });
     expect((await reader.rest('GET', `/v1/orgs/${organizationId}`)).body.permissions).toEqual({ admin: false, createContent: false });
     expect((await guest.rest('GET', `/v1/orgs/${organizationId}`)).body.permissions).toEqual({ admin: false, createContent: false });
   });
 
   it('answers 404 to outsiders exactly as for an unknown ID, through both doors', async () => {
-    const { organizationId } = await newOrganization(h);
-    const outsider = await newUser(h);
+    const { organizationId } = await buildOrganization(h);
+    const outsider = await buildUser(h);
     const hidden = await outsider.rest('GET', `/v1/orgs/${organizationId}`);
     const unknown = await outsider.rest('GET', '/v1/orgs/doesNotExist000000000');
     expect(hidden.status).toBe(404);
@@ -173,7 +169,7 @@ describe('GET /orgs and GET /orgs/{organizationId}', () => {
 
 describe('PATCH /orgs/{organizationId}', () => {
   it('updates every documented setting (REST), null defaultRole means guest', async () => {
-    const { admin, organizationId } = await newOrganization(h);
+    const { admin, organizationId } = await buildOrganization(h);
     const res = await admin.rest('PATCH', `/v1/orgs/${organizationId}`, {
       title: 'Renamed',
       emailDomains: ['acme.example', 'ACME.example', 'docs.acme.example'],
@@ -202,13 +198,13 @@ describe('PATCH /orgs/{organizationId}', () => {
   });
 
   it('updates through GraphQL', async () => {
-    const { admin, organizationId } = await newOrganization(h);
+    const { admin, organizationId } = await buildOrganization(h);
     const res = await admin.gql(`mutation($id: String!) { updateOrganization(organizationId: $id, title: "Via Graph", defaultRole: comment) { title defaultRole } }`, { id: organizationId });
     expect(res.body.data.updateOrganization).toEqual({ title: 'Via Graph', defaultRole: 'comment' });
   });
 
   it('validates every field, naming it', async () => {
-    const { admin, organizationId } = await newOrganization(h);
+    const { admin, organizationId } = await buildOrganization(h);
     const cases: [Record<string, unknown>, string][] = [
       [{ title: 'a' }, 'title'],
       [{ title: null }, 'title'],
@@ -236,8 +232,8 @@ describe('PATCH /orgs/{organizationId}', () => {
   });
 
   it('refuses a hostname already taken with 409', async () => {
-    const a = await newOrganization(h);
-    const b = await newOrganization(h);
+    const a = await buildOrganization(h);
+    const b = await buildOrganization(h);
     const hostname = `taken-${Date.now().toString(36)}`;
     expect((await a.admin.rest('PATCH', `/v1/orgs/${a.organizationId}`, { hostname })).status).toBe(200);
     const clash = await b.admin.rest('PATCH', `/v1/orgs/${b.organizationId}`, { hostname });
@@ -246,14 +242,14 @@ describe('PATCH /orgs/{organizationId}', () => {
   });
 
   it('is for admins: 403 for other members, 404 for outsiders, 401 without token', async () => {
-    const { organizationId } = await newOrganization(h);
-    const creator = await newMember(h, organizationId, 'create');
+    const { organizationId } = await buildOrganization(h);
+    const creator = await buildMember(h, organizationId, 'create');
     const res = await creator.rest('PATCH', `/v1/orgs/${organizationId}`, { title: 'Mine now' });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe(403);
     const gql = await creator.gql(`mutation { updateOrganization(organizationId: "${organizationId}", title: "Mine") { id } }`);
     expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const outsider = await newUser(h);
+    const outsider = await buildUser(h);
     expect((await outsider.rest('PATCH', `/v1/orgs/${organizationId}`, { title: 'Mine now' })).status).toBe(404);
     expect((await anonymous(h).rest('PATCH', `/v1/orgs/${organizationId}`, { title: 'Mine now' })).status).toBe(401);
     expect((await h.db.organization.findUnique({ where: { id: organizationId } }))!.title).toBe('Acme');
@@ -262,10 +258,10 @@ describe('PATCH /orgs/{organizationId}', () => {
 
 describe('GET /email-domains/{emailDomain}/orgs', () => {
   it('shows organizations of the caller\'s own e-mail domain, without billing for non-members', async () => {
-    const { admin, organizationId } = await newOrganization(h, 'Domain Org');
+    const { admin, organizationId } = await buildOrganization(h, 'Domain Org');
     const domain = admin.email.split('@')[1];
     await admin.rest('PATCH', `/v1/orgs/${organizationId}`, { emailDomains: [domain] });
-    const colleague = await newUser(h, 'Colleague'); // same example.com domain, not a member
+    const colleague = await buildUser(h, 'Colleague'); // same example.com domain, not a member
     const res = await colleague.rest('GET', `/v1/email-domains/${domain}/orgs`);
     expect(res.status).toBe(200);
     const found = res.body.organizations.find((o: any) => o.id === organizationId);
@@ -281,9 +277,9 @@ describe('GET /email-domains/{emailDomain}/orgs', () => {
   });
 
   it('reveals nothing for another domain, validates the domain, needs a token', async () => {
-    const { admin, organizationId } = await newOrganization(h);
+    const { admin, organizationId } = await buildOrganization(h);
     await admin.rest('PATCH', `/v1/orgs/${organizationId}`, { emailDomains: ['secret-corp.example'] });
-    const stranger = await newUser(h);
+    const stranger = await buildUser(h);
     const res = await stranger.rest('GET', '/v1/email-domains/secret-corp.example/orgs');
     expect(res.body).toEqual({ organizations: [] });
     expect((await stranger.rest('GET', '/v1/email-domains/not_a_domain/orgs')).status).toBe(400);
@@ -293,8 +289,8 @@ describe('GET /email-domains/{emailDomain}/orgs', () => {
 
 describe('GraphQL graph navigation', () => {
   it('exposes members and teams of an organization with the list arguments', async () => {
-    const { admin, organizationId } = await newOrganization(h);
-    const editor = await newMember(h, organizationId, 'edit', 'Navigated Editor');
+    const { admin, organizationId } = await buildOrganization(h);
+    const editor = await buildMember(h, organizationId, 'edit', 'Navigated Editor');
     await admin.rest('PUT', `/v1/orgs/${organizationId}/teams`, { title: 'Writers', members: [editor.userId] });
     const res = await admin.gql(
       `query($id: String!) { organization(organizationId: $id) {

@@ -7,7 +7,8 @@ import { buildConfig, loadConfig, type ConfigInput } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { clientIp, normalizeIp } from '../src/http/client-ip.ts';
 import { createUserWithToken } from '../src/modules/users/user.service.ts';
-import { ADMIN_TOKEN, BASE, newUser, useHarness } from './support/harness.ts';
+import { buildUser } from './factories.ts';
+import { ADMIN_TOKEN, BASE, useHarness } from './support/harness.ts';
 import { createPostgresDatabase, postgresQuery } from './support/server-process.ts';
 
 const LIMITS = {
@@ -114,7 +115,7 @@ describe('client IP', () => {
 
 describe('request limit (per token; per IP without one)', () => {
   it('REST: RateLimit headers on each answer, then 429 with Retry-After; other tokens unaffected', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const ip = newIp();
     for (let i = 1; i <= LIMITS.requests.points; i++) {
       const response = await send(ip, 'GET', '/v1/user', user.token);
@@ -125,14 +126,14 @@ describe('request limit (per token; per IP without one)', () => {
     await expect429(refused, 'rest');
     expect(refused.headers.get('ratelimit-limit')).toBe(String(LIMITS.requests.points));
     // Per token, not per IP: another user behind the same address still gets through.
-    const other = await newUser(h);
+    const other = await buildUser(h);
     expect((await send(ip, 'GET', '/v1/user', other.token)).status).toBe(200);
     // And the first token stays limited from any address.
     await expect429(await send(newIp(), 'GET', '/v1/user', user.token), 'rest');
   });
 
   it('GraphQL: the same budget, refused with code RATE_LIMITED and status 429', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const ip = newIp();
     for (let i = 1; i <= LIMITS.requests.points; i++) {
       const response = await gql(ip, user.token, '{ user { id } }');
@@ -144,7 +145,7 @@ describe('request limit (per token; per IP without one)', () => {
   });
 
   it('REST and GraphQL share one budget per token', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const ip = newIp();
     for (let i = 0; i < 3; i++) expect((await send(ip, 'GET', '/v1/user', user.token)).status).toBe(200);
     for (let i = 0; i < 2; i++) expect((await gql(ip, user.token, '{ user { id } }')).status).toBe(200);
@@ -167,7 +168,7 @@ describe('request limit (per token; per IP without one)', () => {
 describe('failed authentication lockout (per IP)', () => {
   it('after too many 401s from an IP, refuses its requests with 429 before looking up any token', async () => {
     const ip = newIp();
-    const user = await newUser(h);
+    const user = await buildUser(h);
     for (let i = 0; i < LIMITS.authFailures.points; i++) {
       const guess = await send(ip, 'GET', '/v1/user', `dp_guessed_token_${i}_0000000000000000`);
       expect(guess.status).toBe(401);
@@ -202,7 +203,7 @@ describe('failed authentication lockout (per IP)', () => {
 
   it('does not count requests without credentials as failures (they guess nothing), but limits them per IP', async () => {
     const ip = newIp();
-    const user = await newUser(h);
+    const user = await buildUser(h);
     for (let i = 1; i <= LIMITS.authFailures.points + 1; i++) {
       const response = await send(ip, 'POST', '/graphql', undefined, { query: '{ __typename }' });
       expect(response.status).toBe(401);
@@ -321,7 +322,7 @@ describe('shared by all instances', () => {
     for (const app of apps) cleanups.push(() => app.close());
     expect(apps.map((app) => app.rateLimitStore)).toEqual(['redis', 'redis']);
     await Promise.all(apps.map((app) => app.ready()));
-    const user = await newUser(h); // a fresh token: its key is new in Redis
+    const user = await buildUser(h); // a fresh token: its key is new in Redis
     await expectSharedCounter(apps, user.token);
     const redis = new Redis('redis://127.0.0.1:6379');
     try {
@@ -336,7 +337,7 @@ describe('shared by all instances', () => {
     // Nothing listens on port 1: every Redis call fails, and the insurance limiter counts instead.
     const app = createApp({ database: h.store.database, config: buildConfig({ logLevel: 'silent', rateLimit: LIMITS, redisUrl: 'redis://127.0.0.1:1' }) });
     cleanups.push(() => app.close());
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const get = () => app.fetch(`${BASE}/v1/user`, { headers: { authorization: `Bearer ${user.token}` } });
     for (let i = 0; i < LIMITS.requests.points; i++) expect((await get()).status).toBe(200);
     await expect429(await get(), 'rest');

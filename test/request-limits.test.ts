@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../src/config.ts';
 import { restError } from './support/assertions.ts';
-import { ADMIN_TOKEN, BASE, newOrganization, newUser, useHarness, type HttpResult } from './support/harness.ts';
+import { buildOrganization, buildUser } from './factories.ts';
+import { ADMIN_TOKEN, BASE, useHarness, type HttpResult } from './support/harness.ts';
 
 /** Requests that cost the server without bound are refused: bodies (413) and GraphQL operations (400). */
 const h = useHarness();
@@ -38,7 +39,7 @@ function streamedBody(totalBytes: number) {
 
 describe('request bodies over MAX_BODY_BYTES', () => {
   it('REST: a declared 50 MB body is refused with 413 before it is read', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const { stream, state } = streamedBody(50 * 1024 * 1024);
     const res = await send('POST', '/v1/orgs', { token: user.token, type: 'application/json', body: stream, headers: { 'content-length': String(50 * 1024 * 1024) } });
     restError(res, 413);
@@ -46,7 +47,7 @@ describe('request bodies over MAX_BODY_BYTES', () => {
   });
 
   it('REST: a streamed body without Content-Length stops being read at the cap (413)', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const { stream, state } = streamedBody(50 * 1024 * 1024);
     const res = await send('POST', '/v1/orgs', { token: user.token, type: 'application/json', body: stream });
     expect(restError(res, 413)).toContain(String(MAX_BODY));
@@ -55,14 +56,14 @@ describe('request bodies over MAX_BODY_BYTES', () => {
   });
 
   it('REST: a body just under the cap is read (and judged on its content)', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const body = JSON.stringify({ title: 'Under the cap', padding: 'x'.repeat(MAX_BODY - 100) });
     const res = await user.raw('POST', '/v1/orgs', body);
     expect(res.status, res.text.slice(0, 200)).toBe(201);
   });
 
   it('GraphQL: a streamed body over the cap is refused with 413', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const { stream, state } = streamedBody(20 * 1024 * 1024);
     const res = await send('POST', '/graphql', { token: user.token, type: 'application/json', body: stream });
     expect(res.status, res.text).toBe(413);
@@ -101,7 +102,7 @@ describe('GraphQL operation limits', () => {
   const g = DEFAULT_LIMITS.graphql;
 
   it('refuses each limit with 400 and a message naming it; the operation at the limit passes', async () => {
-    const { admin } = await newOrganization(h, 'Limits');
+    const { admin } = await buildOrganization(h, 'Limits');
     // aliases
     const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: user { id }`).join(' ')} }`;
     expect((await gql(admin.token, aliases(g.maxAliases))).status).toBe(200);
@@ -126,7 +127,7 @@ describe('GraphQL operation limits', () => {
   });
 
   it('refuses an operation that may return more list items than the limit, counting nested pages', async () => {
-    const { admin } = await newOrganization(h, 'Items');
+    const { admin } = await buildOrganization(h, 'Items');
     // 40 organizations × 50 members = 2000 items + 40 → over 2000.
     refused(await gql(admin.token, `{ organizations(limit: 40) { items { members(limit: 50) { count } } } }`), /2040 list items.*2000/);
     // The same through a variable.
@@ -149,7 +150,7 @@ describe('configurable limits', () => {
     limits: { maxBodyBytes: 2048, maxInputDepth: 4, graphql: { ...DEFAULT_LIMITS.graphql, maxAliases: 1, maxDepth: 3, maxListItems: 100 } },
   });
   it('apply as configured', async () => {
-    const user = await newUser(small);
+    const user = await buildUser(small);
     const post = (body: string) => small.app.fetch(`${BASE}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body });
     expect((await post(JSON.stringify({ query: '{ a: user { id } }' }))).status).toBe(200);
     expect((await post(JSON.stringify({ query: '{ a: user { id } b: user { id } }' }))).status).toBe(400);

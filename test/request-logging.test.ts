@@ -3,7 +3,8 @@ import pino from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.ts';
 import { buildConfig } from '../src/config.ts';
-import { BASE, newUser, useHarness, type Caller } from './support/harness.ts';
+import { buildUser } from './factories.ts';
+import { BASE, useHarness, type Caller } from './support/harness.ts';
 
 const h = useHarness();
 
@@ -26,7 +27,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 describe('request IDs', () => {
   let user: Caller;
   beforeAll(async () => {
-    user = await newUser(h);
+    user = await buildUser(h);
   });
 
   it('keeps a sane X-Request-Id, echoes it, and puts it (and the user ID) on the request log line', async () => {
@@ -79,7 +80,7 @@ describe('request IDs', () => {
 describe('unexpected errors', () => {
   let user: Caller;
   beforeAll(async () => {
-    user = await newUser(h);
+    user = await buildUser(h);
     // A real database failure, through the real stack: PostgreSQL refuses any new organization.
     await h.db.$executeRawUnsafe(`
       CREATE FUNCTION refuse_organizations() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { restRoutes, schema } from '../src/schema.ts';
 import { requestVariables } from '../src/rest/variables.ts';
 import { restError } from './support/assertions.ts';
-import { BASE, newOrganization, newUser, useHarness } from './support/harness.ts';
+import { buildOrganization, buildUser } from './factories.ts';
+import { BASE, useHarness } from './support/harness.ts';
 
 const bare = useSofa({
   basePath: '/v1',
@@ -47,7 +48,7 @@ describe('variables come from our reading of the request (variables.ts), not fro
   });
 
   it('ours: null reaches the resolver; wrong types, lone values and body fields in the query string are 400s naming the field', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Door');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Door');
     const provider = (await admin.rest('POST', `/v1/orgs/${o}/saml`, { label: 'IdP', entityID: 'https://idp.example' })).body;
     const path = `/v1/orgs/${o}/saml/${provider.id}`;
     // null clears (SOFA would have dropped it and kept the value).
@@ -82,7 +83,7 @@ describe('variables come from our reading of the request (variables.ts), not fro
 describe('responses (responses.ts) and routes (plugin.ts)', () => {
   it('SOFA answers a 204 route with a JSON body (no 204 may have one); ours is empty', async () => {
     expect(await sofa('DELETE', '/v1/things/1')).toEqual({ status: 204, text: '"gone"' });
-    const { admin, organizationId: o } = await newOrganization(h, 'NoContent');
+    const { admin, organizationId: o } = await buildOrganization(h, 'NoContent');
     const team = (await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'T' })).body;
     const res = await admin.rest('DELETE', `/v1/orgs/${o}/teams/${team.id}`);
     expect(res.status).toBe(204);
@@ -90,7 +91,7 @@ describe('responses (responses.ts) and routes (plugin.ts)', () => {
   });
 
   it('a 201 carries Location: the created resource', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const created = await user.rest('POST', '/v1/orgs', { title: 'Located' });
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe(created.body.urls.location);
@@ -99,7 +100,7 @@ describe('responses (responses.ts) and routes (plugin.ts)', () => {
   it('SOFA serves subscription webhooks and answers nothing for unknown routes; ours: 404 with the error body', async () => {
     expect((await sofa('POST', '/v1/webhook', { subscription: 'x' }))!.status).toBe(500);
     expect(await sofa('GET', '/v1/nothing')).toBeUndefined();
-    const user = await newUser(h);
+    const user = await buildUser(h);
     restError(await user.rest('POST', '/v1/webhook', { subscription: 'x' }), 404);
     restError(await user.rest('DELETE', '/v1/webhook/1'), 404);
     restError(await user.rest('GET', '/v1/nothing'), 404);

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { restRoutes } from '../src/schema.ts';
 import { restError } from './support/assertions.ts';
-import { BASE, newUser, useHarness } from './support/harness.ts';
+import { buildUser } from './factories.ts';
+import { BASE, useHarness } from './support/harness.ts';
 
 // A copy of the API description's operation list (shared/spec/operations.tsv): METHOD, path, section.
 const documented = new Set(
@@ -94,7 +95,7 @@ describe('REST surface', () => {
     }
     expect(doc.paths['/orgs'].post.requestBody).toMatchObject({ required: true, content: { 'application/json': { schema: { required: ['title'] } } } });
 
-    const user = await newUser(h);
+    const user = await buildUser(h);
     // Once accepted with no body at all (201): the field must come from the JSON body.
     restError(await user.rest('POST', '/v1/orgs?title=FromQuery'), 400, 'title');
     restError(await user.rest('POST', '/v1/orgs?title=FromQuery', { title: 'From body' }), 400, 'title');

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { buildConfig, loadConfig, type ConfigInput } from '../src/config.ts';
-import { ADMIN_TOKEN, BASE, newUser, useHarness, type Harness } from './support/harness.ts';
+import { buildUser } from './factories.ts';
+import { ADMIN_TOKEN, BASE, useHarness, type Harness } from './support/harness.ts';
 
 const h = useHarness();
 
@@ -17,7 +18,7 @@ function expectCommonHeaders(response: Response, what: string) {
 
 describe('security headers', () => {
   it('are on every kind of answer: REST, GraphQL, errors, health, OpenAPI, SAML, preflight', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const auth = { authorization: `Bearer ${user.token}` };
     const cases: Array<[string, RequestInit | undefined]> = [
       ['/v1/user', { headers: auth }],
@@ -38,7 +39,7 @@ describe('security headers', () => {
   });
 
   it('Cache-Control: no-store on every authenticated answer and on the admin route (its body holds a token)', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const rest = await h.app.fetch(`${BASE}/v1/user`, { headers: { authorization: `Bearer ${user.token}` } });
     expect(rest.headers.get('cache-control')).toBe('no-store');
     const gql = await user.gql('{ user { id } }');
@@ -113,7 +114,7 @@ function preflight(app: ReturnType<typeof createApp>, path: string, origin: stri
 describe('CORS', () => {
   it('by default: no cross-origin access at all (no CORS headers for a foreign Origin)', async () => {
     expect(loadConfig({}).corsOrigins).toEqual([]);
-    const user = await newUser(h);
+    const user = await buildUser(h);
     const response = await h.app.fetch(`${BASE}/v1/user`, {
       headers: { authorization: `Bearer ${user.token}`, origin: 'https://evil.example' },
     });
@@ -131,7 +132,7 @@ describe('CORS', () => {
     const config = loadConfig({ CORS_ORIGINS: 'https://docs.example.com, http://localhost:3000' });
     expect(config.corsOrigins).toEqual(['https://docs.example.com', 'http://localhost:3000']);
     const app = appWith(h, { corsOrigins: config.corsOrigins });
-    const user = await newUser(h);
+    const user = await buildUser(h);
     for (const origin of ['https://docs.example.com', 'http://localhost:3000']) {
       for (const path of ['/v1/orgs', '/graphql']) {
         const pre = await preflight(app, path, origin);

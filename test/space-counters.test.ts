@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../src/lib/ids.ts';
-import { newOrganization, useHarness } from './support/harness.ts';
+import { buildOrganization } from './factories.ts';
+import { useHarness } from './support/harness.ts';
 
 const h = useHarness();
 
@@ -24,7 +25,7 @@ async function expectCountersMatchRows(spaceId: string, admin: { rest: (m: strin
 
 describe('space counters (comments, change requests) follow the rows they count', () => {
   it('inserts, status changes and deletes (cascades included)', async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Counters');
+    const { admin, organizationId: o } = await buildOrganization(h, 'Counters');
     const a = (await admin.rest('POST', `/v1/orgs/${o}/spaces`, { title: 'A' })).body;
     const b = (await admin.rest('POST', `/v1/orgs/${o}/spaces`, { title: 'B' })).body;
     const cr = async (spaceId: string, revision: string, number: number, status: 'draft' | 'open' | 'merged') =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller } from './support/harness.ts';
-import { newMember, newOrganization, useHarness } from './support/harness.ts';
+import { buildMember, buildOrganization } from './factories.ts';
+import { useHarness } from './support/harness.ts';
 import { ROUTE_BUDGETS } from './support/route-budgets.ts';
 
 const h = useHarness();
@@ -13,9 +14,9 @@ async function countQueries(action: () => Promise<unknown>): Promise<{ count: nu
 }
 
 async function orgWithMembers(n: number) {
-  const org = await newOrganization(h, `Org of ${n}`);
+  const org = await buildOrganization(h, `Org of ${n}`);
   const members: Caller[] = [];
-  for (let i = 1; i < n; i++) members.push(await newMember(h, org.organizationId, i % 2 ? 'read' : 'edit'));
+  for (let i = 1; i < n; i++) members.push(await buildMember(h, org.organizationId, i % 2 ? 'read' : 'edit'));
   const team = await org.admin.rest('PUT', `/v1/orgs/${org.organizationId}/teams`, {
     title: 'Everyone',
     members: members.map((m) => m.userId),
@@ -54,11 +55,11 @@ describe('SQL statements per request do not grow with the list (no N+1)', () => 
   });
 
   it("a graph query over many organizations' members and teams does not run one query per organization", async () => {
-    const admin = (await newOrganization(h, 'Hub')).admin;
+    const admin = (await buildOrganization(h, 'Hub')).admin;
     const create = async (count: number) => {
       for (let i = 0; i < count; i++) {
         const org = await admin.rest('POST', '/v1/orgs', { title: `Org ${i}` });
-        await newMember(h, org.body.id, 'read');
+        await buildMember(h, org.body.id, 'read');
         await admin.rest('PUT', `/v1/orgs/${org.body.id}/teams`, { title: 'T' });
       }
     };
@@ -76,11 +77,11 @@ describe('SQL statements per request do not grow with the list (no N+1)', () => 
 
 describe('statement budget per GET route (token, access, page, count)', () => {
   it('every GET route stays within its budget, for an admin, a reader and a guest, with full pages', { timeout: 120_000 }, async () => {
-    const { admin, organizationId: o } = await newOrganization(h, 'Budget');
-    const reader = await newMember(h, o, 'read');
-    const guest = await newMember(h, o, null);
+    const { admin, organizationId: o } = await buildOrganization(h, 'Budget');
+    const reader = await buildMember(h, o, 'read');
+    const guest = await buildMember(h, o, null);
     const others = [] as Caller[];
-    for (let i = 0; i < 6; i++) others.push(await newMember(h, o, i % 2 ? 'edit' : 'read'));
+    for (let i = 0; i < 6; i++) others.push(await buildMember(h, o, i % 2 ? 'edit' : 'read'));
     const team = (await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'T', members: [reader.userId, guest.userId, ...others.map((m) => m.userId)] })).body;
     await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'T2', members: [reader.userId] });
     const parent = (await admin.rest('POST', `/v1/orgs/${o}/collections`, { title: 'Parent' })).body;

@@ -1,43 +1,20 @@
 import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { gqlError, masked, restError, expectOk, expectFailure, type DoorResult, type Door } from './support/assertions.ts';
-import { validateGitBookResponse } from './support/gitbook-openapi.ts';
-import { anonymous, BASE, newMember, newOrganization, newUser, useHarness, type Caller, type HttpResult } from './support/harness.ts';
+import { DOORS, dropNulls, expectFailure, expectOk, gqlError, masked, restError, throughDoor, type Door, type DoorResult } from './support/assertions.ts';
+import { buildMember, buildOrganization, buildUser } from './factories.ts';
+import { anonymous, BASE, useHarness, type Caller, type HttpResult } from './support/harness.ts';
 import { newIdp, newSamlId, responseXml, samlResponse, signAssertion, type AssertionOptions, type TestIdp } from './support/saml-idp.ts';
 
 const h = useHarness();
 
-const DOORS: Door[] = ['rest', 'graphql'];
 const UNKNOWN_ORG = 'unknownOrg0000000001';
 const UNKNOWN_PROVIDER = 'unknownSaml000000001';
 const TEAM = 'defaultTeam { object id title members spaces createdAt }';
 const FIELD = `object id label ssoURL entityID certificate ${TEAM} defaultRole createdAt status service { acsURL startURL entityID } urls { location }`;
-/**
- * GitBook marks these required: a provider that has not been given them omits them, and the teams
- * module does not serve a team's `permissions`.
- */
-const OPTIONAL = [
-  'OrganizationSAMLProvider.ssoURL',
-  'OrganizationSAMLProvider.entityID',
-  'OrganizationSAMLProvider.certificate',
-  'OrganizationTeam.permissions',
-];
-
-type Res = DoorResult;
-
-function dropNulls(value: any): any {
-  if (Array.isArray(value)) return value.map(dropNulls);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, dropNulls(v)]));
-  }
-  return value;
-}
 
 type Who = Pick<Caller, 'rest'>;
-function call(door: Door, c: Who, rest: [string, string, unknown?], gql: [string, string, Record<string, unknown>]): Promise<Res> {
-  const send = door === 'rest' ? c.rest(...rest) : c.rest('POST', '/graphql', { query: gql[1], variables: gql[2] });
-  return send.then((raw) => ({ door, raw, body: door === 'rest' ? raw.body : raw.body?.errors ? undefined : raw.body?.data?.[gql[0]] }));
-}
+const call = (door: Door, c: Who, rest: [string, string, unknown?], gql: [string, string, Record<string, unknown>]): Promise<DoorResult> =>
+  throughDoor(door, c, rest, gql);
 
 const samlPath = (o: string) => `/v1/orgs/${o}/saml`;
 const providerPath = (o: string, p: string) => `${samlPath(o)}/${p}`;
@@ -85,10 +62,6 @@ const api = (door: Door) => ({
     ]),
 });
 
-const ok = expectOk;
-
-const fails = expectFailure;
-
 let idp: TestIdp;
 let otherIdp: TestIdp;
 const idpReady = (async () => {
@@ -97,9 +70,9 @@ const idpReady = (async () => {
 
 async function setup() {
   await idpReady;
-  const { admin, organizationId: o } = await newOrganization(h, 'SSO Co');
-  const reader = await newMember(h, o, 'read', 'Reader');
-  const outsider = await newUser(h, 'Outsider');
+  const { admin, organizationId: o } = await buildOrganization(h, 'SSO Co');
+  const reader = await buildMember(h, o, 'read', 'Reader');
+  const outsider = await buildUser(h, 'Outsider');
   const team = await admin.rest('PUT', `/v1/orgs/${o}/teams`, { title: 'Newcomers' });
   expect(team.status, team.text).toBe(201);
   return { admin, o, reader, outsider, teamId: team.body.id as string };
@@ -126,7 +99,7 @@ describe.each(DOORS)('SAML providers through %s', (door) => {
 
   it('creates, reads, lists, updates and deletes a provider with its service endpoints', async () => {
     const { admin, o, teamId } = await setup();
-    const created = ok(await a.create(admin, o, fullInput(teamId)), 201);
+    const created = expectOk(await a.create(admin, o, fullInput(teamId)), 201, 'createOrganizationSAMLProvider');
     const id = created.id;
     expect(created).toMatchObject({
       object: 'saml-provider',
@@ -145,30 +118,29 @@ describe.each(DOORS)('SAML providers through %s', (door) => {
       h.clock.advance(1000);
       const raw = (await a.create(admin, o, { label: 'Second' })).raw;
       expect(raw.headers.get('location')).toBe(raw.body.urls.location);
-      expect(validateGitBookResponse('createOrganizationSAMLProvider', 201, raw.body, { ignoreMissing: OPTIONAL })).toEqual([]);
+      expectOk(raw, 201, 'createOrganizationSAMLProvider');
       // A guest default role is a meaningful null, kept in REST JSON; absent optionals are omitted.
       expect(raw.body.defaultRole).toBeNull();
       expect(raw.body).not.toHaveProperty('ssoURL');
       expect(raw.body.status).toBe('pending');
     }
 
-    const got = ok(await a.get(admin, o, id));
+    const got = expectOk(await a.get(admin, o, id), 200, 'getOrganizationSAMLProviderById');
     expect(got).toEqual(created);
-    if (door === 'rest') expect(validateGitBookResponse('getOrganizationSAMLProviderById', 200, got, { ignoreMissing: OPTIONAL })).toEqual([]);
 
-    const list = ok(await a.list(admin, o));
+    const list = expectOk(await a.list(admin, o), 200, 'listSAMLProvidersInOrganizationById');
     expect(list.items.map((p: any) => p.id)[0]).toBe(id);
     expect(list.count).toBe(door === 'rest' ? 2 : 1);
-    if (door === 'rest') {
-      expect(validateGitBookResponse('listSAMLProvidersInOrganizationById', 200, list, { ignoreMissing: OPTIONAL })).toEqual([]);
-    }
 
-    const patched = ok(await a.update(admin, o, id, { label: 'Okta SSO', defaultRole: 'read' }));
+    const patched = expectOk(await a.update(admin, o, id, { label: 'Okta SSO', defaultRole: 'read' }), 200, 'updateOrganizationSAMLProvider');
     expect(patched).toMatchObject({ label: 'Okta SSO', defaultRole: 'read', entityID: idp.entityID, defaultTeam: { id: teamId } });
-    if (door === 'rest') expect(validateGitBookResponse('updateOrganizationSAMLProvider', 200, patched, { ignoreMissing: OPTIONAL })).toEqual([]);
 
     // null clears the optional fields; the label stays.
-    const cleared = ok(await a.update(admin, o, id, { entityID: null, certificate: null, ssoURL: null, defaultTeam: null, defaultRole: null }));
+    const cleared = expectOk(
+      await a.update(admin, o, id, { entityID: null, certificate: null, ssoURL: null, defaultTeam: null, defaultRole: null }),
+      200,
+      'updateOrganizationSAMLProvider',
+    );
     expect(dropNulls(cleared)).toEqual({
       object: 'saml-provider',
       id,
@@ -179,59 +151,56 @@ describe.each(DOORS)('SAML providers through %s', (door) => {
       urls: { location: `${BASE}/v1/orgs/${o}/saml/${id}` },
     });
     expect(cleared.defaultRole).toBeNull();
-    if (door === 'rest') expect(validateGitBookResponse('updateOrganizationSAMLProvider', 200, cleared, { ignoreMissing: OPTIONAL })).toEqual([]);
 
-    const removed = await a.remove(admin, o, id);
-    ok(removed, 204);
-    if (door === 'rest') expect(validateGitBookResponse('deleteOrganizationSAMLProvider', 204, removed.raw.text)).toEqual([]);
-    fails(await a.get(admin, o, id), 404);
-    fails(await a.remove(admin, o, id), 404);
-    fails(await a.update(admin, o, id, { label: 'x' }), 404);
+    expectOk(await a.remove(admin, o, id), 204, 'deleteOrganizationSAMLProvider');
+    expectFailure(await a.get(admin, o, id), 404);
+    expectFailure(await a.remove(admin, o, id), 404);
+    expectFailure(await a.update(admin, o, id, { label: 'x' }), 404);
     expect(await h.db.samlProvider.count({ where: { id } })).toBe(0);
   });
 
   it('enforces the documented limits on create and update', async () => {
     const { admin, o, teamId } = await setup();
-    const other = await newOrganization(h, 'Other Co');
+    const other = await buildOrganization(h, 'Other Co');
     const otherTeam = await other.admin.rest('PUT', `/v1/orgs/${other.organizationId}/teams`, { title: 'Theirs' });
 
-    ok(await a.create(admin, o, { label: 'x'.repeat(30) }), 201);
-    fails(await a.create(admin, o, { label: 'x'.repeat(31) }), 400, 'label');
-    fails(await a.create(admin, o, { label: '' }), 400, 'label');
-    ok(await a.create(admin, o, { label: 'E', entityID: 'e'.repeat(1024) }), 201);
-    fails(await a.create(admin, o, { label: 'E', entityID: 'e'.repeat(1025) }), 400, 'entityID');
-    fails(await a.create(admin, o, { label: 'C', certificate: 'not a certificate' }), 400, 'certificate');
+    expectOk(await a.create(admin, o, { label: 'x'.repeat(30) }), 201);
+    expectFailure(await a.create(admin, o, { label: 'x'.repeat(31) }), 400, 'label');
+    expectFailure(await a.create(admin, o, { label: '' }), 400, 'label');
+    expectOk(await a.create(admin, o, { label: 'E', entityID: 'e'.repeat(1024) }), 201);
+    expectFailure(await a.create(admin, o, { label: 'E', entityID: 'e'.repeat(1025) }), 400, 'entityID');
+    expectFailure(await a.create(admin, o, { label: 'C', certificate: 'not a certificate' }), 400, 'certificate');
     const body = idp.cert.trim().split('\n').slice(1, -1).join('\n');
-    fails(await a.create(admin, o, { label: 'C', certificate: body }), 400, 'certificate');
-    fails(await a.create(admin, o, { label: 'C', certificate: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----' }), 400, 'certificate');
-    fails(await a.create(admin, o, { label: 'C', certificate: `${idp.cert}\n${'A'.repeat(10_001)}` }), 400, 'certificate');
-    fails(await a.create(admin, o, { label: 'U', ssoURL: 'not a uri' }), 400, 'ssoURL');
-    fails(await a.create(admin, o, { label: 'U', ssoURL: 'ftp://idp.example.test/sso' }), 400, 'ssoURL');
+    expectFailure(await a.create(admin, o, { label: 'C', certificate: body }), 400, 'certificate');
+    expectFailure(await a.create(admin, o, { label: 'C', certificate: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----' }), 400, 'certificate');
+    expectFailure(await a.create(admin, o, { label: 'C', certificate: `${idp.cert}\n${'A'.repeat(10_001)}` }), 400, 'certificate');
+    expectFailure(await a.create(admin, o, { label: 'U', ssoURL: 'not a uri' }), 400, 'ssoURL');
+    expectFailure(await a.create(admin, o, { label: 'U', ssoURL: 'ftp://idp.example.test/sso' }), 400, 'ssoURL');
     const base = 'https://idp.example.test/';
-    ok(await a.create(admin, o, { label: 'U', ssoURL: base + 'a'.repeat(2048 - base.length) }), 201);
-    fails(await a.create(admin, o, { label: 'U', ssoURL: base + 'a'.repeat(2049 - base.length) }), 400, 'ssoURL');
-    fails(await a.create(admin, o, { label: 'T', defaultTeam: otherTeam.body.id }), 400, 'defaultTeam');
-    fails(await a.create(admin, o, { label: 'T', defaultTeam: 'noSuchTeam' }), 400, 'defaultTeam');
-    fails(await a.create(admin, o, { label: 'R', defaultRole: 'owner' }), 400, 'defaultRole');
-    if (door === 'rest') fails(await a.create(admin, o, {}), 400, 'label');
+    expectOk(await a.create(admin, o, { label: 'U', ssoURL: base + 'a'.repeat(2048 - base.length) }), 201);
+    expectFailure(await a.create(admin, o, { label: 'U', ssoURL: base + 'a'.repeat(2049 - base.length) }), 400, 'ssoURL');
+    expectFailure(await a.create(admin, o, { label: 'T', defaultTeam: otherTeam.body.id }), 400, 'defaultTeam');
+    expectFailure(await a.create(admin, o, { label: 'T', defaultTeam: 'noSuchTeam' }), 400, 'defaultTeam');
+    expectFailure(await a.create(admin, o, { label: 'R', defaultRole: 'owner' }), 400, 'defaultRole');
+    if (door === 'rest') expectFailure(await a.create(admin, o, {}), 400, 'label');
 
-    const created = ok(await a.create(admin, o, fullInput(teamId)), 201);
-    fails(await a.update(admin, o, created.id, { label: null }), 400, 'label');
-    fails(await a.update(admin, o, created.id, { label: 'x'.repeat(31) }), 400, 'label');
-    fails(await a.update(admin, o, created.id, { entityID: 'e'.repeat(1025) }), 400, 'entityID');
-    fails(await a.update(admin, o, created.id, { certificate: 'nope' }), 400, 'certificate');
-    fails(await a.update(admin, o, created.id, { ssoURL: '/relative' }), 400, 'ssoURL');
-    fails(await a.update(admin, o, created.id, { defaultTeam: otherTeam.body.id }), 400, 'defaultTeam');
-    fails(await a.update(admin, o, created.id, { defaultRole: 'owner' }), 400, 'defaultRole');
+    const created = expectOk(await a.create(admin, o, fullInput(teamId)), 201, 'createOrganizationSAMLProvider');
+    expectFailure(await a.update(admin, o, created.id, { label: null }), 400, 'label');
+    expectFailure(await a.update(admin, o, created.id, { label: 'x'.repeat(31) }), 400, 'label');
+    expectFailure(await a.update(admin, o, created.id, { entityID: 'e'.repeat(1025) }), 400, 'entityID');
+    expectFailure(await a.update(admin, o, created.id, { certificate: 'nope' }), 400, 'certificate');
+    expectFailure(await a.update(admin, o, created.id, { ssoURL: '/relative' }), 400, 'ssoURL');
+    expectFailure(await a.update(admin, o, created.id, { defaultTeam: otherTeam.body.id }), 400, 'defaultTeam');
+    expectFailure(await a.update(admin, o, created.id, { defaultRole: 'owner' }), 400, 'defaultRole');
     // Nothing was changed by the refused updates; absent fields are kept by a valid one.
-    const kept = ok(await a.update(admin, o, created.id, {}));
+    const kept = expectOk(await a.update(admin, o, created.id, {}));
     expect(kept).toMatchObject({ label: 'Okta', certificate: idp.cert.trim(), defaultTeam: { id: teamId }, defaultRole: 'edit' });
   });
 
   it('is for admins: 401 without a token, 403 for other members, 404 for outsiders and unknown IDs', async () => {
     const { admin, o, reader, outsider } = await setup();
-    const id = ok(await a.create(admin, o, { label: 'P' }), 201).id;
-    const editor = await newMember(h, o, 'create', 'Creator');
+    const id = expectOk(await a.create(admin, o, { label: 'P' }), 201).id;
+    const editor = await buildMember(h, o, 'create', 'Creator');
     const anon = anonymous(h);
     const ops = (x: Who, org: string, p: string) => [
       () => a.list(x, org),
@@ -244,37 +213,36 @@ describe.each(DOORS)('SAML providers through %s', (door) => {
       const res = await op();
       expect(res.raw.status, res.raw.text).toBe(401);
     }
-    for (const member of [reader, editor]) for (const op of ops(member, o, id)) fails(await op(), 403);
+    for (const member of [reader, editor]) for (const op of ops(member, o, id)) expectFailure(await op(), 403);
     const outside = ops(outsider, o, id);
     const unknown = ops(outsider, UNKNOWN_ORG, id);
     for (let i = 0; i < outside.length; i++) {
       const res = await outside[i]();
-      fails(res, 404);
+      expectFailure(res, 404);
       expect(masked(res.raw, [o])).toEqual(masked((await unknown[i]()).raw, [UNKNOWN_ORG]));
     }
-    fails(await a.get(admin, o, UNKNOWN_PROVIDER), 404);
+    expectFailure(await a.get(admin, o, UNKNOWN_PROVIDER), 404);
     // Another organization's provider is unknown here.
-    const other = await newOrganization(h, 'Elsewhere');
-    const theirs = ok(await a.create(other.admin, other.organizationId, { label: 'Theirs' }), 201).id;
-    fails(await a.get(admin, o, theirs), 404);
-    fails(await a.remove(admin, o, theirs), 404);
+    const other = await buildOrganization(h, 'Elsewhere');
+    const theirs = expectOk(await a.create(other.admin, other.organizationId, { label: 'Theirs' }), 201).id;
+    expectFailure(await a.get(admin, o, theirs), 404);
+    expectFailure(await a.remove(admin, o, theirs), 404);
     expect(await h.db.samlProvider.count({ where: { organizationId: o } })).toBe(1);
   });
 
   it('lists sign-in choices to any member', async () => {
     const { admin, o, reader, outsider } = await setup();
-    const first = ok(await a.create(admin, o, fullInput(null, { label: 'Okta' })), 201).id;
+    const first = expectOk(await a.create(admin, o, fullInput(null, { label: 'Okta' })), 201).id;
     h.clock.advance(1000);
-    const second = ok(await a.create(admin, o, { label: 'Azure' }), 201).id;
+    const second = expectOk(await a.create(admin, o, { label: 'Azure' }), 201).id;
     const res = await a.logins(reader, o);
-    expect(ok(res)).toEqual({
+    expect(expectOk(res, 200, 'listSSOProviderLoginsInOrganization')).toEqual({
       items: [
         { id: first, label: 'Okta', startURL: sp(first).startURL },
         { id: second, label: 'Azure', startURL: sp(second).startURL },
       ],
     });
-    if (door === 'rest') expect(validateGitBookResponse('listSSOProviderLoginsInOrganization', 200, res.body)).toEqual([]);
-    fails(await a.logins(outsider, o), 404);
+    expectFailure(await a.logins(outsider, o), 404);
     expect((await a.logins(anonymous(h), o)).raw.status).toBe(401);
   });
 
@@ -282,15 +250,15 @@ describe.each(DOORS)('SAML providers through %s', (door) => {
     const { admin, o } = await setup();
     for (const label of ['A', 'B', 'C']) {
       h.clock.advance(1000);
-      ok(await a.create(admin, o, { label }), 201);
+      expectOk(await a.create(admin, o, { label }), 201);
     }
-    const first = ok(await a.list(admin, o, { limit: 2 }));
+    const first = expectOk(await a.list(admin, o, { limit: 2 }));
     expect(first.items.map((p: any) => p.label)).toEqual(['A', 'B']);
     expect(first.count).toBe(3);
-    const second = ok(await a.list(admin, o, { limit: 2, page: first.next.page }));
+    const second = expectOk(await a.list(admin, o, { limit: 2, page: first.next.page }));
     expect(second.items.map((p: any) => p.label)).toEqual(['C']);
     expect(second.next ?? null).toBeNull();
-    fails(await a.list(admin, o, { limit: 1001 }), 400, 'limit');
+    expectFailure(await a.list(admin, o, { limit: 1001 }), 400, 'limit');
   });
 });
 
@@ -450,7 +418,7 @@ describe('SAML sign-in: the assertion consumer service', () => {
 
   it('signs an existing member in: role and teams kept, membership becomes SSO; an existing user joins', async () => {
     const { o, providerId, assertion, teamId } = await signInSetup();
-    const member = await newMember(h, o, 'admin', 'Existing Admin');
+    const member = await buildMember(h, o, 'admin', 'Existing Admin');
     const res = await acs(providerId, samlResponse(idp, assertion({ nameID: member.email })));
     expect(res.status, res.text).toBe(200);
     expect(res.body.user.id).toBe(member.userId);
@@ -461,7 +429,7 @@ describe('SAML sign-in: the assertion consumer service', () => {
     // Their old token still works, and so does the new one.
     expect((await member.rest('GET', '/v1/user')).status).toBe(200);
 
-    const user = await newUser(h, 'Not Yet Member');
+    const user = await buildUser(h, 'Not Yet Member');
     const joined = await acs(providerId, samlResponse(idp, assertion({ nameID: user.email })));
     expect(joined.status, joined.text).toBe(200);
     expect(joined.body.user.id).toBe(user.userId);
@@ -501,7 +469,7 @@ describe('SAML sign-in: the assertion consumer service', () => {
 
   it('refuses a disabled member (403) without creating anything', async () => {
     const { o, providerId, assertion } = await signInSetup();
-    const member = await newMember(h, o, 'read', 'Disabled');
+    const member = await buildMember(h, o, 'read', 'Disabled');
     await h.db.member.update({ where: { organizationId_userId: { organizationId: o, userId: member.userId } }, data: { disabled: true } });
     const before = await footprint(o, member.email);
     const res = await acs(providerId, samlResponse(idp, assertion({ nameID: member.email })));
@@ -622,8 +590,8 @@ describe('SAML sign-in stays inside its organization', () => {
   it("refuses the takeover: another organization's admin asserts the e-mail of a user who belongs only to org2", async () => {
     // org1's admin registers a provider with a certificate of their own and signs whatever they like.
     const attacker = await signInSetup();
-    const { admin: victimAdmin, organizationId: org2 } = await newOrganization(h, 'Victim Co');
-    const victim = await newMember(h, org2, 'admin', 'Victim');
+    const { admin: victimAdmin, organizationId: org2 } = await buildOrganization(h, 'Victim Co');
+    const victim = await buildMember(h, org2, 'admin', 'Victim');
     const before = await footprint(attacker.o, victim.email);
     const victimTokens = await h.db.accessToken.count({ where: { userId: victim.userId } });
 
@@ -641,14 +609,14 @@ describe('SAML sign-in stays inside its organization', () => {
   it('issues a token scoped to the provider\'s organization: elsewhere the caller is an outsider', async () => {
     const { o, admin, providerId, assertion } = await signInSetup();
     // A person in two organizations, who joined this one with their own token (an invite link).
-    const { admin: otherAdmin, organizationId: org2 } = await newOrganization(h, 'Other Co');
-    const person = await newMember(h, org2, 'admin', 'Two Orgs');
+    const { admin: otherAdmin, organizationId: org2 } = await buildOrganization(h, 'Other Co');
+    const person = await buildMember(h, org2, 'admin', 'Two Orgs');
     const link = await admin.rest('POST', `/v1/orgs/${o}/link-invites`, { role: 'edit' });
     expect((await person.rest('POST', `/v1/orgs/${o}/invites/${link.body.id}`)).status).toBe(200);
     const space2 = await person.rest('POST', `/v1/orgs/${org2}/spaces`, { title: 'Private' });
     expect(space2.status, space2.text).toBe(201);
     const link2 = await otherAdmin.rest('POST', `/v1/orgs/${org2}/link-invites`, { role: 'read' });
-    const { admin: thirdAdmin, organizationId: org3 } = await newOrganization(h, 'Inviting Co');
+    const { admin: thirdAdmin, organizationId: org3 } = await buildOrganization(h, 'Inviting Co');
     await thirdAdmin.rest('POST', `/v1/orgs/${org3}/invites`, { emails: [person.email] });
 
     const signedIn = await acs(providerId, samlResponse(idp, assertion({ nameID: person.email })));
@@ -695,8 +663,8 @@ describe('SAML sign-in stays inside its organization', () => {
 
   it('links an account of other organizations once it accepted an invitation with its own token', async () => {
     const { o, admin, providerId, assertion } = await signInSetup();
-    const { organizationId: org2 } = await newOrganization(h, 'Home Co');
-    const person = await newMember(h, org2, 'read', 'Invited Elsewhere');
+    const { organizationId: org2 } = await buildOrganization(h, 'Home Co');
+    const person = await buildMember(h, org2, 'read', 'Invited Elsewhere');
     await admin.rest('PATCH', `/v1/orgs/${o}`, { emailDomains: [person.email.split('@')[1]] });
     await admin.rest('POST', `/v1/orgs/${o}/invites`, { emails: [person.email], role: 'comment', sso: true });
     const response = () => samlResponse(idp, assertion({ nameID: person.email }));

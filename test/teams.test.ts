@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { expectGitBookOk, gqlData, gqlError, masked, restError } from './support/assertions.ts';
-import { anonymous, newMember, newOrganization, useHarness, type Caller, type HttpResult } from './support/harness.ts';
+import { expectOk, gqlData, gqlError, masked, restError } from './support/assertions.ts';
+import { buildMember, buildOrganization, buildTeam } from './factories.ts';
+import { refusalMatrix, type RefusalOp } from './support/refusals.ts';
+import { anonymous, useHarness, type Caller, type HttpResult } from './support/harness.ts';
 
 const h = useHarness();
 
@@ -8,20 +10,16 @@ const TEAM = 'object id title members spaces createdAt';
 const UNKNOWN_ORG = 'unknownOrg0000000001';
 const UNKNOWN_TEAM = 'unknownTeam000000001';
 const UNKNOWN_USER = 'unknownUser000000001';
-/** Properties GitBook requires but the description does not name. */
-const IGNORE = ['sites', 'permissions'];
-
-const ok = (operationId: string, res: HttpResult, status = 200) => expectGitBookOk(operationId, res, status, IGNORE);
 
 const teamsPath = (o: string) => `/v1/orgs/${o}/teams`;
 const teamPath = (o: string, t: string) => `/v1/orgs/${o}/teams/${t}`;
 
 /** An organization with an admin, a plain member and one team holding the admin and the member. */
 async function setup() {
-  const { admin, organizationId: o } = await newOrganization(h);
-  const member = await newMember(h, o, 'create', 'Plain Member');
-  const team = ok('createOrganizationTeam', await admin.rest('PUT', teamsPath(o), { title: 'Core', members: [admin.userId, member.userId] }), 201);
-  return { admin, o, member, team: team as { id: string; title: string } };
+  const { admin, organizationId: o } = await buildOrganization(h);
+  const member = await buildMember(h, o, 'create', 'Plain Member');
+  const team = await buildTeam(admin, o, { title: 'Core', members: [admin.userId, member.userId] });
+  return { admin, o, member, team };
 }
 
 const teamRow = (teamId: string) => h.db.team.findUnique({ where: { id: teamId }, include: { members: { orderBy: { userId: 'asc' } } } });
@@ -37,125 +35,106 @@ async function counts(c: Caller, o: string, teamId: string, userId: string) {
   return { team, member };
 }
 
-interface Op {
-  name: string;
-  rest: (o: string, t: string, u: string) => [string, string, unknown?];
-  gql: (o: string, t: string, u: string) => [string, Record<string, unknown>];
-  /** Who is refused with 403: 'admin' ops refuse non-admins, 'manage' ops refuse non-owners. */
-  needs?: 'admin' | 'manage';
-}
+/** o: the organization, t: the team, u: a member of the team. */
+type Ids = { o: string; t: string; u: string };
+/** Who is refused with 403: operations for admins refuse team owners too, team management refuses non-owners. */
+const NOT_ADMIN = 'members who are not admins (team owners included)';
+const NOT_OWNER = 'members who do not own the team';
 const q = (field: string, args: string, selection = '') => {
   const vars = args.split(',').map((a) => `$${a}:String!`).join(',');
   const params = args.split(',').map((a) => `${{ o: 'organizationId', t: 'teamId', u: 'userId' }[a]}:$${a}`).join(',');
   return (extra = '') => `${field.startsWith('m:') ? 'mutation' : 'query'}(${vars}){${field.replace('m:', '')}(${params}${extra})${selection}}`;
 };
-const OPS: Op[] = [
-  { name: 'list teams', rest: (o) => ['GET', teamsPath(o)], gql: (o) => [q('organizationTeams', 'o', '{count}')(), { o }] },
+const OPS: RefusalOp<Ids>[] = [
+  { name: 'list teams', rest: ({ o }) => ['GET', teamsPath(o)], gql: ({ o }) => [q('organizationTeams', 'o', '{count}')(), { o }] },
   {
-    name: 'create team', needs: 'admin',
-    rest: (o) => ['PUT', teamsPath(o), { title: 'New' }],
-    gql: (o) => [q('m:createOrganizationTeam', 'o', '{id}')(',title:"New"'), { o }],
+    name: 'create team', refuse: NOT_ADMIN,
+    rest: ({ o }) => ['PUT', teamsPath(o), { title: 'New' }],
+    gql: ({ o }) => [q('m:createOrganizationTeam', 'o', '{id}')(',title:"New"'), { o }],
   },
-  { name: 'get team', rest: (o, t) => ['GET', teamPath(o, t)], gql: (o, t) => [q('organizationTeam', 'o,t', '{id}')(), { o, t }] },
+  { name: 'get team', rest: ({ o, t }) => ['GET', teamPath(o, t)], gql: ({ o, t }) => [q('organizationTeam', 'o,t', '{id}')(), { o, t }] },
   {
-    name: 'rename team', needs: 'admin',
-    rest: (o, t) => ['PATCH', teamPath(o, t), { title: 'Renamed' }],
-    gql: (o, t) => [q('m:updateOrganizationTeam', 'o,t', '{id}')(',title:"Renamed"'), { o, t }],
+    name: 'rename team', refuse: NOT_ADMIN,
+    rest: ({ o, t }) => ['PATCH', teamPath(o, t), { title: 'Renamed' }],
+    gql: ({ o, t }) => [q('m:updateOrganizationTeam', 'o,t', '{id}')(',title:"Renamed"'), { o, t }],
   },
   {
-    name: 'delete team', needs: 'admin',
-    rest: (o, t) => ['DELETE', teamPath(o, t)],
-    gql: (o, t) => [q('m:deleteOrganizationTeam', 'o,t')(), { o, t }],
+    name: 'delete team', refuse: NOT_ADMIN,
+    rest: ({ o, t }) => ['DELETE', teamPath(o, t)],
+    gql: ({ o, t }) => [q('m:deleteOrganizationTeam', 'o,t')(), { o, t }],
   },
   {
     name: 'list team members',
-    rest: (o, t) => ['GET', `${teamPath(o, t)}/members`],
-    gql: (o, t) => [q('organizationTeamMembers', 'o,t', '{count}')(), { o, t }],
+    rest: ({ o, t }) => ['GET', `${teamPath(o, t)}/members`],
+    gql: ({ o, t }) => [q('organizationTeamMembers', 'o,t', '{count}')(), { o, t }],
   },
   {
-    name: 'update team members', needs: 'manage',
-    rest: (o, t, u) => ['PUT', `${teamPath(o, t)}/members`, { remove: [u] }],
-    gql: (o, t, u) => [q('m:updateOrganizationTeamMembers', 'o,t')(`,remove:["${u}"]`), { o, t }],
+    name: 'update team members', refuse: NOT_OWNER,
+    rest: ({ o, t, u }) => ['PUT', `${teamPath(o, t)}/members`, { remove: [u] }],
+    gql: ({ o, t, u }) => [q('m:updateOrganizationTeamMembers', 'o,t')(`,remove:["${u}"]`), { o, t }],
   },
   {
-    name: 'put team member', needs: 'manage',
-    rest: (o, t, u) => ['PUT', `${teamPath(o, t)}/members/${u}`, { role: 'owner' }],
-    gql: (o, t, u) => [q('m:addOrganizationTeamMember', 'o,t,u')(',role:owner'), { o, t, u }],
+    name: 'put team member', refuse: NOT_OWNER,
+    rest: ({ o, t, u }) => ['PUT', `${teamPath(o, t)}/members/${u}`, { role: 'owner' }],
+    gql: ({ o, t, u }) => [q('m:addOrganizationTeamMember', 'o,t,u')(',role:owner'), { o, t, u }],
   },
   {
-    name: 'delete team member', needs: 'manage',
-    rest: (o, t, u) => ['DELETE', `${teamPath(o, t)}/members/${u}`],
-    gql: (o, t, u) => [q('m:removeOrganizationTeamMember', 'o,t,u')(), { o, t, u }],
+    name: 'delete team member', refuse: NOT_OWNER,
+    rest: ({ o, t, u }) => ['DELETE', `${teamPath(o, t)}/members/${u}`],
+    gql: ({ o, t, u }) => [q('m:removeOrganizationTeamMember', 'o,t,u')(), { o, t, u }],
   },
 ];
 
-const restCall = (c: Caller, op: Op, o: string, t: string, u: string) => c.rest(...op.rest(o, t, u));
-const gqlCall = (c: Caller, op: Op, o: string, t: string, u: string) => c.gql(...op.gql(o, t, u));
-
-describe.each(OPS)('$name: refusals', (op) => {
-  it('401 without a token (REST and GraphQL)', async () => {
-    const { o, member, team } = await setup();
-    const [method, path, body] = op.rest(o, team.id, member.userId);
-    restError(await anonymous(h).rest(method, path, body), 401);
-    const [query, variables] = op.gql(o, team.id, member.userId);
-    const res = await anonymous(h).rest('POST', '/graphql', { query, variables });
-    expect(res.status).toBe(401);
-    gqlError(res, 'UNAUTHENTICATED');
-  });
-
-  it('a caller from another organization gets the same 404 as for unknown IDs, and changes nothing', async () => {
-    const { o, member, team } = await setup();
-    const { admin: outsider } = await newOrganization(h, 'Other');
-    const unknown: [string, string, string] = [UNKNOWN_ORG, UNKNOWN_TEAM, UNKNOWN_USER];
-    for (const call of [restCall, gqlCall]) {
-      const refused = await call(outsider, op, o, team.id, member.userId);
-      expect(refused.status === 404 || refused.body?.errors?.[0]?.extensions?.code === 'NOT_FOUND', refused.text).toBe(true);
-      expect(masked(refused, [o, team.id, member.userId])).toEqual(masked(await call(outsider, op, ...unknown), unknown));
+refusalMatrix(OPS, {
+  h,
+  setup: async () => {
+    const w = await setup();
+    return { ...w, teams: 1, roles: await rolesIn(w.team.id) };
+  },
+  ids: (w) => ({ o: w.o, t: w.team.id, u: w.member.userId }),
+  unknown: { o: UNKNOWN_ORG, t: UNKNOWN_TEAM, u: UNKNOWN_USER },
+  // A plain member, and the owner of another team; for admin operations, an owner of this team too.
+  forbidden: async (w, refuse) => {
+    const other = await buildTeam(w.admin, w.o, { title: 'Other' });
+    w.teams += 1;
+    const otherOwner = await buildMember(h, w.o, 'edit');
+    expect((await w.admin.rest('PUT', `${teamPath(w.o, other.id)}/members/${otherOwner.userId}`, { role: 'owner' })).status).toBe(204);
+    const callers = [w.member, otherOwner];
+    if (refuse === NOT_ADMIN) {
+      const owner = await buildMember(h, w.o, 'edit');
+      expect((await w.admin.rest('PUT', `${teamPath(w.o, w.team.id)}/members/${owner.userId}`, { role: 'owner' })).status).toBe(204);
+      w.roles = await rolesIn(w.team.id);
+      expect(w.roles[owner.userId]).toBe('owner');
+      callers.push(owner);
     }
-    expect(await teamRow(team.id)).toMatchObject({ title: 'Core', members: [expect.anything(), expect.anything()] });
-    expect(await h.db.team.count({ where: { organizationId: o } })).toBe(1);
+    return { callers };
+  },
+  unchanged: async (w) => {
+    expect(await teamRow(w.team.id)).toMatchObject({ organizationId: w.o, title: 'Core' });
+    expect(await rolesIn(w.team.id)).toEqual(w.roles);
+    expect(w.roles[w.member.userId]).toBe('member');
+    expect(await h.db.team.count({ where: { organizationId: w.o } })).toBe(w.teams);
+  },
+});
+
+describe.each(OPS.filter((op) => op.rest({ o: 'o', t: 't', u: 'u' })[1].includes('/teams/t')))('$name: teams of other organizations', (op) => {
+  it("a team of another organization, asked for through the caller's own organization, is an unknown team", async () => {
+    const { admin, o } = await setup();
+    const { o: other, team: foreign, member: foreignMember } = await setup();
+    for (const call of [(i: Ids) => admin.rest(...op.rest(i)), (i: Ids) => admin.gql(...op.gql(i))]) {
+      const res = await call({ o, t: foreign.id, u: foreignMember.userId });
+      expect(res.text).toMatch(/404|NOT_FOUND/);
+      expect(masked(res, [foreign.id, foreignMember.userId])).toEqual(masked(await call({ o, t: UNKNOWN_TEAM, u: UNKNOWN_USER }), [UNKNOWN_TEAM, UNKNOWN_USER]));
+    }
+    expect(await teamRow(foreign.id)).toMatchObject({ organizationId: other, title: 'Core', members: [expect.anything(), expect.anything()] });
   });
-
-  if (op.rest('o', 't', 'u')[1].includes('/teams/t')) {
-    it("a team of another organization, asked for through the caller's own organization, is an unknown team", async () => {
-      const { admin, o } = await setup();
-      const { o: other, team: foreign, member: foreignMember } = await setup();
-      for (const call of [restCall, gqlCall]) {
-        const res = await call(admin, op, o, foreign.id, foreignMember.userId);
-        expect(res.text).toMatch(/404|NOT_FOUND/);
-        expect(masked(res, [foreign.id, foreignMember.userId])).toEqual(masked(await call(admin, op, o, UNKNOWN_TEAM, UNKNOWN_USER), [UNKNOWN_TEAM, UNKNOWN_USER]));
-      }
-      expect(await teamRow(foreign.id)).toMatchObject({ organizationId: other, title: 'Core', members: [expect.anything(), expect.anything()] });
-    });
-  }
-
-  if (op.needs) {
-    it('403 for a member lacking the role (REST and GraphQL), nothing changes', async () => {
-      const { admin, o, member, team } = await setup();
-      // A team owner is not enough for admin operations, and owning another team is not enough either.
-      const other = ok('createOrganizationTeam', await admin.rest('PUT', teamsPath(o), { title: 'Other' }), 201);
-      const owner = await newMember(h, o, 'edit');
-      expect((await admin.rest('PUT', `${teamPath(o, other.id)}/members/${owner.userId}`, { role: 'owner' })).status).toBe(204);
-      for (const caller of [member, owner]) {
-        restError(await restCall(caller, op, o, team.id, member.userId), 403);
-        gqlError(await gqlCall(caller, op, o, team.id, member.userId), 'FORBIDDEN');
-      }
-      if (op.needs === 'admin') {
-        await admin.rest('PUT', `${teamPath(o, team.id)}/members/${owner.userId}`, { role: 'owner' });
-        restError(await restCall(owner, op, o, team.id, member.userId), 403);
-      }
-      expect(await h.db.team.count({ where: { organizationId: o } })).toBe(2);
-      expect(await teamRow(team.id)).toMatchObject({ title: 'Core' });
-      expect((await rolesIn(team.id))[member.userId]).toBe('member');
-    });
-  }
 });
 
 describe('GET /orgs/{o}/teams', () => {
   async function threeTeams() {
     const { admin, o, member, team: core } = await setup();
-    const owner = await newMember(h, o, 'read');
-    const create = async (title: string) => ok('createOrganizationTeam', await admin.rest('PUT', teamsPath(o), { title }), 201);
+    const owner = await buildMember(h, o, 'read');
+    const create = async (title: string) => expectOk(await admin.rest('PUT', teamsPath(o), { title }), 201, 'createOrganizationTeam');
     const alpha = await create('Alpha Squad');
     const beta = await create('Beta Squad');
     expect((await admin.rest('PUT', `${teamPath(o, beta.id)}/members/${owner.userId}`, { role: 'owner' })).status).toBe(204);
@@ -165,7 +144,7 @@ describe('GET /orgs/{o}/teams', () => {
 
   it('REST: lists teams by title with real counts; title and owner filters', async () => {
     const { admin, o, member, owner, core, alpha, beta } = await threeTeams();
-    const list = async (query = '') => ok('listTeamsInOrganizationById', await member.rest('GET', `${teamsPath(o)}?${query}`));
+    const list = async (query = '') => expectOk(await member.rest('GET', `${teamsPath(o)}?${query}`), 200, 'listTeamsInOrganizationById');
     const all = await list();
     expect(all.count).toBe(3);
     expect(all.items.map((t: any) => t.id)).toEqual([alpha.id, beta.id, core.id]);
@@ -208,22 +187,22 @@ describe('GET /orgs/{o}/teams', () => {
 
 describe('PUT /orgs/{o}/teams (create)', () => {
   it('REST: 201 with the team; members are organization member IDs; counts are real', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
-    const a = await newMember(h, o, 'read');
-    const b = await newMember(h, o, null);
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const a = await buildMember(h, o, 'read');
+    const b = await buildMember(h, o, null);
     h.clock.advance(1234);
-    const team = ok('createOrganizationTeam', await admin.rest('PUT', teamsPath(o), { title: 'Platform', members: [a.userId, b.userId] }), 201);
+    const team = expectOk(await admin.rest('PUT', teamsPath(o), { title: 'Platform', members: [a.userId, b.userId] }), 201, 'createOrganizationTeam');
     expect(team).toEqual({ object: 'team', id: expect.any(String), title: 'Platform', members: 2, spaces: 0, createdAt: h.clock.now().toISOString() });
     expect(await rolesIn(team.id)).toEqual({ [a.userId]: 'member', [b.userId]: 'member' });
     expect(await counts(admin, o, team.id, a.userId)).toEqual({ team: 2, member: 1 });
-    const max = ok('createOrganizationTeam', await admin.rest('PUT', teamsPath(o), { title: 'x'.repeat(64) }), 201);
+    const max = expectOk(await admin.rest('PUT', teamsPath(o), { title: 'x'.repeat(64) }), 201, 'createOrganizationTeam');
     expect(max).toMatchObject({ title: 'x'.repeat(64), members: 0 });
   });
 
   it('REST: 400 naming title (missing, 0 or 65 characters) and members (unknown or foreign IDs); nothing created', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
-    const { organizationId: other } = await newOrganization(h, 'Other');
-    const foreigner = await newMember(h, other, 'read');
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const { organizationId: other } = await buildOrganization(h, 'Other');
+    const foreigner = await buildMember(h, other, 'read');
     restError(await admin.rest('PUT', teamsPath(o), {}), 400, 'title');
     restError(await admin.rest('PUT', teamsPath(o), { title: '' }), 400, 'title');
     restError(await admin.rest('PUT', teamsPath(o), { title: 'y'.repeat(65) }), 400, 'title');
@@ -234,7 +213,7 @@ describe('PUT /orgs/{o}/teams (create)', () => {
   });
 
   it('GraphQL: creates a team; validation errors', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
+    const { admin, organizationId: o } = await buildOrganization(h);
     const m = `mutation($o:String!,$title:String!,$members:[String!]){createOrganizationTeam(organizationId:$o,title:$title,members:$members){${TEAM}}}`;
     const team = gqlData(await admin.gql(m, { o, title: 'Docs', members: [admin.userId] }), 'createOrganizationTeam');
     expect(team).toMatchObject({ object: 'team', title: 'Docs', members: 1, spaces: 0 });
@@ -249,7 +228,7 @@ describe('PUT /orgs/{o}/teams (create)', () => {
 describe('GET / PATCH / DELETE /orgs/{o}/teams/{teamId}', () => {
   it('GET (REST and GraphQL): any member reads the team; unknown team 404', async () => {
     const { o, member, team } = await setup();
-    const body = ok('getTeamInOrganizationById', await member.rest('GET', teamPath(o, team.id)));
+    const body = expectOk(await member.rest('GET', teamPath(o, team.id)), 200, 'getTeamInOrganizationById');
     expect(body).toEqual({ object: 'team', id: team.id, title: 'Core', members: 2, spaces: 0, createdAt: expect.any(String) });
     const g = gqlData(await member.gql(`query($o:String!,$t:String!){organizationTeam(organizationId:$o,teamId:$t){${TEAM}}}`, { o, t: team.id }), 'organizationTeam');
     expect(g).toEqual(body);
@@ -259,7 +238,7 @@ describe('GET / PATCH / DELETE /orgs/{o}/teams/{teamId}', () => {
 
   it('PATCH (REST and GraphQL): renames; title is required and 1..64', async () => {
     const { admin, o, team } = await setup();
-    const body = ok('updateTeamInOrganizationById', await admin.rest('PATCH', teamPath(o, team.id), { title: 'Core Renamed' }));
+    const body = expectOk(await admin.rest('PATCH', teamPath(o, team.id), { title: 'Core Renamed' }), 200, 'updateTeamInOrganizationById');
     expect(body).toMatchObject({ object: 'team', id: team.id, title: 'Core Renamed', members: 2 });
     expect((await teamRow(team.id))!.title).toBe('Core Renamed');
     restError(await admin.rest('PATCH', teamPath(o, team.id), {}), 400, 'title');
@@ -275,12 +254,12 @@ describe('GET / PATCH / DELETE /orgs/{o}/teams/{teamId}', () => {
 
   it('DELETE (REST and GraphQL): 204 empty; the team is gone and members lose it from their count', async () => {
     const { admin, o, member, team } = await setup();
-    const spare = ok('createOrganizationTeam', await admin.rest('PUT', teamsPath(o), { title: 'Spare', members: [member.userId] }), 201);
+    const spare = expectOk(await admin.rest('PUT', teamsPath(o), { title: 'Spare', members: [member.userId] }), 201, 'createOrganizationTeam');
     expect((await counts(admin, o, spare.id, member.userId)).member).toBe(2);
-    ok('removeTeamFromOrganizationById', await admin.rest('DELETE', teamPath(o, team.id)), 204);
+    expectOk(await admin.rest('DELETE', teamPath(o, team.id)), 204, 'removeTeamFromOrganizationById');
     restError(await admin.rest('GET', teamPath(o, team.id)), 404);
     expect(await counts(admin, o, spare.id, member.userId)).toEqual({ team: 1, member: 1 });
-    expect(ok('getMemberInOrganizationById', await admin.rest('GET', `/v1/orgs/${o}/members/${admin.userId}`)).teams).toBe(0);
+    expect(expectOk(await admin.rest('GET', `/v1/orgs/${o}/members/${admin.userId}`), 200, 'getMemberInOrganizationById').teams).toBe(0);
     restError(await admin.rest('DELETE', teamPath(o, team.id)), 404);
     restError(await admin.raw('DELETE', teamPath(o, spare.id), '{'), 400);
     const m = 'mutation($o:String!,$t:String!){deleteOrganizationTeam(organizationId:$o,teamId:$t)}';
@@ -294,7 +273,7 @@ describe('GET /orgs/{o}/teams/{teamId}/members', () => {
   it('REST and GraphQL: {organization: Member, team: {role}} items', async () => {
     const { admin, o, member, team } = await setup();
     await admin.rest('PUT', `${teamPath(o, team.id)}/members/${member.userId}`, { role: 'owner' });
-    const body = ok('listTeamMembersInOrganizationById', await member.rest('GET', `${teamPath(o, team.id)}/members`));
+    const body = expectOk(await member.rest('GET', `${teamPath(o, team.id)}/members`), 200, 'listTeamMembersInOrganizationById');
     expect(body.count).toBe(2);
     const byId = Object.fromEntries(body.items.map((i: any) => [i.organization.id, i]));
     expect(byId[member.userId]).toEqual({
@@ -302,8 +281,8 @@ describe('GET /orgs/{o}/teams/{teamId}/members', () => {
       team: { role: 'owner' },
     });
     expect(byId[admin.userId]).toMatchObject({ organization: { role: 'admin' }, team: { role: 'member' } });
-    const page = ok('listTeamMembersInOrganizationById', await member.rest('GET', `${teamPath(o, team.id)}/members?limit=1`));
-    const next = ok('listTeamMembersInOrganizationById', await member.rest('GET', `${teamPath(o, team.id)}/members?limit=1&page=${encodeURIComponent(page.next.page)}`));
+    const page = expectOk(await member.rest('GET', `${teamPath(o, team.id)}/members?limit=1`), 200, 'listTeamMembersInOrganizationById');
+    const next = expectOk(await member.rest('GET', `${teamPath(o, team.id)}/members?limit=1&page=${encodeURIComponent(page.next.page)}`), 200, 'listTeamMembersInOrganizationById');
     expect([...page.items, ...next.items].map((i: any) => i.organization.id).sort()).toEqual([admin.userId, member.userId].sort());
     restError(await member.rest('GET', `${teamPath(o, team.id)}/members?limit=1001`), 400, 'limit');
     const q = `query($o:String!,$t:String!,$limit:Int){organizationTeamMembers(organizationId:$o,teamId:$t,limit:$limit){count items{organization{id role} team{role}}}}`;
@@ -316,23 +295,23 @@ describe('GET /orgs/{o}/teams/{teamId}/members', () => {
 
 describe('PUT /orgs/{o}/teams/{teamId}/members (bulk)', () => {
   async function crew() {
-    const { admin, organizationId: o } = await newOrganization(h);
-    const [a, b, c] = [await newMember(h, o, 'read'), await newMember(h, o, 'edit'), await newMember(h, o, null)];
-    const team = ok('createOrganizationTeam', await admin.rest('PUT', teamsPath(o), { title: 'Crew' }), 201);
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const [a, b, c] = [await buildMember(h, o, 'read'), await buildMember(h, o, 'edit'), await buildMember(h, o, null)];
+    const team = expectOk(await admin.rest('PUT', teamsPath(o), { title: 'Crew' }), 201, 'createOrganizationTeam');
     return { admin, o, a, b, c, team, path: `${teamPath(o, team.id)}/members` };
   }
 
   it('REST: adds by ID and e-mail with memberships roles, removes; add+remove ends removed; 204 empty', async () => {
     const { admin, o, a, b, c, team, path } = await crew();
     const first = await admin.rest('PUT', path, { add: [a.userId, b.email], memberships: { [b.email]: { role: 'owner' } } });
-    ok('updateMembersInOrganizationTeam', first, 204);
+    expectOk(first, 204, 'updateMembersInOrganizationTeam');
     expect(await rolesIn(team.id)).toEqual({ [a.userId]: 'member', [b.userId]: 'owner' });
     expect(await counts(admin, o, team.id, b.userId)).toEqual({ team: 2, member: 1 });
     const second = await admin.rest('PUT', path, { add: [c.userId, a.email], remove: [a.userId, c.email], memberships: { [b.userId]: { role: 'member' } } });
-    ok('updateMembersInOrganizationTeam', second, 204);
+    expectOk(second, 204, 'updateMembersInOrganizationTeam');
     expect(await rolesIn(team.id)).toEqual({ [b.userId]: 'member' });
     expect(await counts(admin, o, team.id, a.userId)).toEqual({ team: 1, member: 0 });
-    ok('updateMembersInOrganizationTeam', await admin.rest('PUT', path, {}), 204);
+    expectOk(await admin.rest('PUT', path, {}), 204, 'updateMembersInOrganizationTeam');
     expect(await rolesIn(team.id)).toEqual({ [b.userId]: 'member' });
   });
 
@@ -349,7 +328,7 @@ describe('PUT /orgs/{o}/teams/{teamId}/members (bulk)', () => {
   it("a team owner who is not an organization admin manages their team's members", async () => {
     const { admin, a, b, c, team, path } = await crew();
     await admin.rest('PUT', path, { add: [a.userId], memberships: { [a.userId]: { role: 'owner' } } });
-    ok('updateMembersInOrganizationTeam', await a.rest('PUT', path, { add: [b.userId, c.email] }), 204);
+    expectOk(await a.rest('PUT', path, { add: [b.userId, c.email] }), 204, 'updateMembersInOrganizationTeam');
     expect(await a.rest('DELETE', `${path}/${c.userId}`)).toMatchObject({ status: 204, text: '' });
     expect(await a.rest('PUT', `${path}/${b.userId}`, { role: 'owner' })).toMatchObject({ status: 204, text: '' });
     expect(await rolesIn(team.id)).toEqual({ [a.userId]: 'owner', [b.userId]: 'owner' });
@@ -373,20 +352,20 @@ describe('PUT /orgs/{o}/teams/{teamId}/members (bulk)', () => {
 
 describe('PUT and DELETE /orgs/{o}/teams/{teamId}/members/{userId}', () => {
   it('REST: PUT adds (member by default) or updates the role, 204 empty; DELETE removes, 404 for non-members', async () => {
-    const { admin, organizationId: o } = await newOrganization(h);
-    const [a, b] = [await newMember(h, o, 'read'), await newMember(h, o, 'read')];
-    const team = ok('createOrganizationTeam', await admin.rest('PUT', teamsPath(o), { title: 'Solo' }), 201);
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const [a, b] = [await buildMember(h, o, 'read'), await buildMember(h, o, 'read')];
+    const team = expectOk(await admin.rest('PUT', teamsPath(o), { title: 'Solo' }), 201, 'createOrganizationTeam');
     const path = (u: string) => `${teamPath(o, team.id)}/members/${u}`;
-    ok('addMemberToOrganizationTeamById', await admin.rest('PUT', path(a.userId), { role: 'owner' }), 204);
-    ok('addMemberToOrganizationTeamById', await admin.raw('PUT', path(b.userId), ''), 204);
+    expectOk(await admin.rest('PUT', path(a.userId), { role: 'owner' }), 204, 'addMemberToOrganizationTeamById');
+    expectOk(await admin.raw('PUT', path(b.userId), ''), 204, 'addMemberToOrganizationTeamById');
     expect(await rolesIn(team.id)).toEqual({ [a.userId]: 'owner', [b.userId]: 'member' });
-    ok('addMemberToOrganizationTeamById', await admin.rest('PUT', path(a.userId), { role: 'member' }), 204);
-    ok('addMemberToOrganizationTeamById', await admin.rest('PUT', path(b.userId), {}), 204);
+    expectOk(await admin.rest('PUT', path(a.userId), { role: 'member' }), 204, 'addMemberToOrganizationTeamById');
+    expectOk(await admin.rest('PUT', path(b.userId), {}), 204, 'addMemberToOrganizationTeamById');
     expect(await rolesIn(team.id)).toEqual({ [a.userId]: 'member', [b.userId]: 'member' });
     expect(await counts(admin, o, team.id, a.userId)).toEqual({ team: 2, member: 1 });
     restError(await admin.rest('PUT', path(a.userId), { role: 'admin' }), 400, 'role');
     restError(await admin.rest('PUT', path(UNKNOWN_USER), {}), 404);
-    ok('deleteMemberFromOrganizationTeamById', await admin.rest('DELETE', path(a.userId)), 204);
+    expectOk(await admin.rest('DELETE', path(a.userId)), 204, 'deleteMemberFromOrganizationTeamById');
     expect(await rolesIn(team.id)).toEqual({ [b.userId]: 'member' });
     expect(await counts(admin, o, team.id, a.userId)).toEqual({ team: 1, member: 0 });
     restError(await admin.rest('DELETE', path(a.userId)), 404);
@@ -395,7 +374,7 @@ describe('PUT and DELETE /orgs/{o}/teams/{teamId}/members/{userId}', () => {
 
   it('GraphQL: add, update and remove a team member; validation and 404', async () => {
     const { admin, o, member, team } = await setup();
-    const newcomer = await newMember(h, o, 'read');
+    const newcomer = await buildMember(h, o, 'read');
     const add = 'mutation($o:String!,$t:String!,$u:String!,$role:TeamRole){addOrganizationTeamMember(organizationId:$o,teamId:$t,userId:$u,role:$role)}';
     const remove = 'mutation($o:String!,$t:String!,$u:String!){removeOrganizationTeamMember(organizationId:$o,teamId:$t,userId:$u)}';
     const vars = { o, t: team.id };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hashToken } from '../src/lib/tokens.ts';
 import { TOKEN_LAST_USED_RESOLUTION_MS, userForToken } from '../src/modules/users/user.service.ts';
-import { newUser, useHarness, type Caller } from './support/harness.ts';
+import { buildUser } from './factories.ts';
+import { useHarness, type Caller } from './support/harness.ts';
 
 const h = useHarness();
 
@@ -17,7 +18,7 @@ async function statements(action: () => Promise<unknown>): Promise<number> {
 
 describe('AccessToken.lastUsedAt', () => {
   it('is written on use, at most once a minute, within the lookup statement (REST and GraphQL)', async () => {
-    const user = await newUser(h);
+    const user = await buildUser(h);
     expect(await lastUsedAt(user)).toBeNull();
 
     const first = h.clock.now();
@@ -42,7 +43,7 @@ describe('AccessToken.lastUsedAt', () => {
   });
 
   it("a token's use does not touch other tokens; unknown tokens write nothing", async () => {
-    const [a, b] = [await newUser(h), await newUser(h)];
+    const [a, b] = [await buildUser(h), await buildUser(h)];
     await a.rest('GET', '/v1/user');
     expect(await lastUsedAt(a)).toEqual(h.clock.now());
     expect(await lastUsedAt(b)).toBeNull();
@@ -51,7 +52,7 @@ describe('AccessToken.lastUsedAt', () => {
   });
 
   it('the lookup returns the user record whole, with its types (dates, booleans)', async () => {
-    const user = await newUser(h, 'Typed User');
+    const user = await buildUser(h, 'Typed User');
     await h.db.user.update({ where: { id: user.userId }, data: { photoURL: 'https://example.com/me.png' } });
     const found = await userForToken(h.db, user.token, h.clock.now());
     const token = await h.db.accessToken.findUniqueOrThrow({ where: { tokenHash: hashToken(user.token) } });

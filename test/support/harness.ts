@@ -2,9 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApp, type App } from '../../src/app.ts';
 import { buildConfig, type Config, type ConfigInput } from '../../src/config.ts';
 import { openDatabase, type Database, type Db } from '../../src/db/client.ts';
-import type { Role } from '../../src/generated/prisma/client.ts';
 import type { Clock } from '../../src/lib/clock.ts';
-import { createUserWithToken } from '../../src/modules/users/user.service.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -120,37 +118,3 @@ export const anonymous = (h: Harness) => ({
   rest: (method: string, path: string, body?: unknown) => send(h, method, path, null, body),
   gql: (query: string) => send(h, 'POST', '/graphql', null, { query }),
 });
-
-let userCounter = 0;
-
-/** A new user with a personal access token. */
-export async function newUser(h: Harness, name?: string): Promise<Caller> {
-  userCounter += 1;
-  const displayName = name ?? `User ${userCounter}`;
-  const email = `${displayName.toLowerCase().replace(/[^a-z0-9]+/g, '.')}.${userCounter}.${Date.now()}@example.com`;
-  const { user, token } = await createUserWithToken(h.db, { email, displayName }, h.clock.now());
-  return callerFor(h, token, user.id, user.email);
-}
-
-/** An organization created through the API by a new admin user. */
-export async function newOrganization(h: Harness, title = 'Acme'): Promise<{ admin: Caller; organizationId: string }> {
-  const admin = await newUser(h, `${title} Admin`);
-  const created = await admin.rest('POST', '/v1/orgs', { title });
-  if (created.status !== 201) throw new Error(`createOrganization failed: ${created.status} ${created.text}`);
-  return { admin, organizationId: created.body.id };
-}
-
-/**
- * Puts a user into an organization. Joining goes through invites (a later issue); tests of this
- * slice insert the membership directly.
- */
-export async function addMember(h: Harness, organizationId: string, caller: Caller, role: Role | null = 'read') {
-  h.clock.advance(1000);
-  await h.db.member.create({ data: { organizationId, userId: caller.userId, role, joinedAt: h.clock.now() } });
-}
-
-export async function newMember(h: Harness, organizationId: string, role: Role | null = 'read', name?: string): Promise<Caller> {
-  const caller = await newUser(h, name);
-  await addMember(h, organizationId, caller, role);
-  return caller;
-}
