@@ -24,10 +24,19 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       // `npm test`: everything that runs inside the test process (the app through app.fetch, or on a
-      // 127.0.0.1 listener of its own).
+      // 127.0.0.1 listener of its own). Files share each worker's module cache (`isolate: false`):
+      // every file builds its own app on its own database through createApp, and nothing of ours keeps
+      // state at module level beyond the schema, so loading the schema and Prisma once per worker
+      // instead of once per file halves the CPU time (measured: 4m40s → 2m05s of CPU).
       {
         extends: true,
-        test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: E2E_TESTS, globalSetup: ['test/support/global-setup.ts'] },
+        test: {
+          name: 'in-process',
+          isolate: false,
+          include: ['test/**/*.test.ts'],
+          exclude: E2E_TESTS,
+          globalSetup: ['test/support/global-setup.ts'],
+        },
       },
       // `npm run test:e2e`: the tests that spawn the server or a CLI.
       { extends: true, test: { name: 'e2e', include: E2E_TESTS } },
