@@ -24,7 +24,7 @@ export interface OrganizationAccessRecord {
  * all of that (and the viewer's grants on a space) in one query, priming the other loaders.
  */
 export interface Loaders {
-  organizationAccess: DataLoader<string, OrganizationAccessRecord | null>;
+  organizationAccess: SettlingLoader<string, OrganizationAccessRecord | null>;
   organization: DataLoader<string, Organization | null>;
   viewerMembership: DataLoader<string, Member | null>;
   space: DataLoader<string, Space | null>;
@@ -32,7 +32,7 @@ export interface Loaders {
   /** All collections of an organization (deleted ones included), by ID. */
   organizationCollections: DataLoader<string, Map<string, CollectionNode>>;
   /** Levels granted to the viewer on a space, directly or through teams. */
-  viewerSpaceGrants: DataLoader<string, Role[]>;
+  viewerSpaceGrants: SettlingLoader<string, Role[]>;
   /** Per-request loaders of other modules, by name (one cache per request, see `keyedLoader`). */
   named: Map<string, DataLoader<any, any>>;
 }
@@ -49,6 +49,31 @@ export function viewerGrantsSelect(userId: string) {
 
 type WithGrants = { userGrants?: { role: Role }[]; teamGrants?: { role: Role }[] };
 const grantRoles = (row: WithGrants): Role[] => [...(row.userGrants ?? []), ...(row.teamGrants ?? [])].map((g) => g.role);
+
+/**
+ * A DataLoader that also remembers the values it has settled, so a resolver that runs once per list
+ * item can read them without awaiting (`peek`). A field that returns a promise makes graphql-js
+ * complete every item of the list asynchronously, which costs more than the field itself.
+ */
+export class SettlingLoader<K, V> extends DataLoader<K, V> {
+  private readonly settled = new Map<K, V>();
+
+  override load(key: K): Promise<V> {
+    const value = super.load(key);
+    if (!this.settled.has(key)) value.then((v) => this.settled.set(key, v), () => undefined);
+    return value;
+  }
+
+  override prime(key: K, value: V | PromiseLike<V> | Error): this {
+    if (!(value instanceof Error) && !(typeof (value as PromiseLike<V>)?.then === 'function')) this.settled.set(key, value as V);
+    return super.prime(key, value);
+  }
+
+  /** The value already loaded (or primed) for `key`; undefined while it is not. */
+  peek(key: K): V | undefined {
+    return this.settled.get(key);
+  }
+}
 
 function byKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K): (V | null)[] {
   const map = new Map(rows.map((r) => [keyOf(r), r]));
@@ -81,7 +106,7 @@ export function createLoaders(ctx: { db: Db; viewer: Viewer | null }): Loaders {
     new DataLoader<string, V>(async (ids) => (await loaders.organizationAccess.loadMany(ids)).map((a) => pick(a instanceof Error ? null : a)));
 
   const loaders: Loaders = {
-    organizationAccess: new DataLoader(async (ids) => {
+    organizationAccess: new SettlingLoader(async (ids) => {
       const rows = await ctx.db.organization.findMany({
         relationLoadStrategy: 'join',
         where: { id: { in: [...ids] } },
@@ -123,7 +148,7 @@ export function createLoaders(ctx: { db: Db; viewer: Viewer | null }): Loaders {
         (r) => r.id,
       );
     }),
-    viewerSpaceGrants: new DataLoader(async (spaceIds) => {
+    viewerSpaceGrants: new SettlingLoader(async (spaceIds) => {
       const rows = await ctx.db.space.findMany({
         relationLoadStrategy: 'join',
         where: { id: { in: [...spaceIds] } },

@@ -106,7 +106,7 @@ async function measure(target: string, pid: number, url: string, method: 'GET' |
 // The built server, as `npm start` runs it; cold start = spawn until it answers.
 const started = performance.now();
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean); // e.g. --cpu-prof to profile
-const server = spawn(process.execPath, ['--expose-gc', '--enable-source-maps', ...nodeFlags, 'dist/server.js'], { cwd: root, env: { ...env, PORT: '4391' }, stdio: 'ignore' });
+const server = spawn(process.execPath, ['--expose-gc', '--enable-source-maps', ...nodeFlags, 'dist/server.js'], { cwd: root, env: { NODE_ENV: 'production', ...env, PORT: '4391' }, stdio: 'ignore' });
 await waitFor('http://127.0.0.1:4391/healthz', server);
 const coldStartMs = performance.now() - started;
 const raw = fork(path.join(import.meta.dirname, 'raw-spaces-server.mjs'), [], { env: { ...env, PORT: '4392' }, stdio: 'ignore', execArgv: [] });

@@ -2,9 +2,8 @@ import type { Collection, Prisma, Role, Space } from '../../generated/prisma/cli
 import type { Context } from '../../core/context.ts';
 import { authorize, permissionsOf } from '../../core/authorization.ts';
 import { NotFoundError } from '../../core/errors.ts';
-import type { CollectionNode } from '../../core/loaders.ts';
+import type { CollectionNode, OrganizationAccessRecord } from '../../core/loaders.ts';
 import { COLLECTION_PERMISSIONS, collectionPolicy, type CollectionAction } from '../collections/collection.policy.ts';
-import { organizationActor } from '../organizations/organization.access.ts';
 import { effectiveLevel, type ContentActor } from './access-level.ts';
 import { SPACE_PERMISSIONS, spacePolicy, type SpaceAction } from './space.policy.ts';
 
@@ -20,51 +19,48 @@ export function ancestorLevels(collections: Map<string, CollectionNode>, collect
   return levels;
 }
 
-/** The viewer's effective level on a space (null: no access at all). Batched through the loaders. */
-export async function viewerSpaceLevel(ctx: Context, space: Space): Promise<Role | null> {
-  const [membership, collections, grants] = await Promise.all([
-    ctx.loaders.viewerMembership.load(space.organizationId),
-    ctx.loaders.organizationCollections.load(space.organizationId),
-    ctx.loaders.viewerSpaceGrants.load(space.id),
-  ]);
-  return effectiveLevel({
+/**
+ * The caller relative to one item of an organization, computed synchronously from what the loaders
+ * hold: the organization's access record (the row, the viewer's membership, the collection tree) and
+ * the viewer's grants on the item. List items call this once each, so it awaits nothing itself.
+ */
+function contentActorFrom(
+  ctx: Context,
+  access: OrganizationAccessRecord | null,
+  item: { defaultLevel: Role; parentCollectionId: string | null },
+  grants: Role[],
+): ContentActor {
+  const membership = access?.membership ?? null;
+  const level = effectiveLevel({
     membership,
-    ownLevel: space.defaultLevel,
-    inheritedLevels: ancestorLevels(collections, space.collectionId),
+    ownLevel: item.defaultLevel,
+    inheritedLevels: ancestorLevels(access?.collections ?? new Map(), item.parentCollectionId),
     grants,
   });
-}
-
-export async function viewerCollectionLevel(ctx: Context, collection: Collection): Promise<Role | null> {
-  const [membership, collections] = await Promise.all([
-    ctx.loaders.viewerMembership.load(collection.organizationId),
-    ctx.loaders.organizationCollections.load(collection.organizationId),
-  ]);
-  return effectiveLevel({
-    membership,
-    ownLevel: collection.defaultLevel,
-    inheritedLevels: ancestorLevels(collections, collection.parentId),
-    grants: [],
-  });
+  return { userId: ctx.viewer?.user.id ?? '', membership, level, organizationSso: access?.organization.sso ?? false };
 }
 
 /** The caller relative to a space: membership, effective level, and whether the organization enforces SSO. */
 export async function spaceActor(ctx: Context, space: Space): Promise<ContentActor> {
-  const [base, level, organization] = await Promise.all([
-    organizationActor(ctx, space.organizationId),
-    viewerSpaceLevel(ctx, space),
-    ctx.loaders.organization.load(space.organizationId),
+  const [access, grants] = await Promise.all([
+    ctx.loaders.organizationAccess.load(space.organizationId),
+    ctx.loaders.viewerSpaceGrants.load(space.id),
   ]);
-  return { ...base, level, organizationSso: organization?.sso ?? false };
+  return contentActorFrom(ctx, access, { defaultLevel: space.defaultLevel, parentCollectionId: space.collectionId }, grants);
 }
 
 export async function collectionActor(ctx: Context, collection: Collection): Promise<ContentActor> {
-  const [base, level, organization] = await Promise.all([
-    organizationActor(ctx, collection.organizationId),
-    viewerCollectionLevel(ctx, collection),
-    ctx.loaders.organization.load(collection.organizationId),
-  ]);
-  return { ...base, level, organizationSso: organization?.sso ?? false };
+  const access = await ctx.loaders.organizationAccess.load(collection.organizationId);
+  return contentActorFrom(ctx, access, { defaultLevel: collection.defaultLevel, parentCollectionId: collection.parentId }, []);
+}
+
+/** The viewer's effective level on a space (null: no access at all). Batched through the loaders. */
+export async function viewerSpaceLevel(ctx: Context, space: Space): Promise<Role | null> {
+  return (await spaceActor(ctx, space)).level;
+}
+
+export async function viewerCollectionLevel(ctx: Context, collection: Collection): Promise<Role | null> {
+  return (await collectionActor(ctx, collection)).level;
 }
 
 export interface SpaceAccess {
@@ -86,9 +82,19 @@ export async function spaceFor(ctx: Context, spaceId: string, action: SpaceActio
   return { space, level: actor.level!, actor };
 }
 
-/** `Space.permissions`, from the same policy that `spaceFor` enforces. */
-export async function spacePermissions(ctx: Context, space: Space) {
-  return permissionsOf(spacePolicy, await spaceActor(ctx, space), space, SPACE_PERMISSIONS);
+/**
+ * `Space.permissions`, from the same policy that `spaceFor` enforces. Synchronous when the loaders
+ * already hold the organization and the viewer's grants on the space (a page of spaces primes them), so
+ * a list's items complete without a promise each.
+ */
+export function spacePermissions(ctx: Context, space: Space) {
+  const access = ctx.loaders.organizationAccess.peek(space.organizationId);
+  const grants = ctx.loaders.viewerSpaceGrants.peek(space.id);
+  const permissions = (actor: ContentActor) => permissionsOf(spacePolicy, actor, space, SPACE_PERMISSIONS);
+  if (access !== undefined && grants !== undefined) {
+    return permissions(contentActorFrom(ctx, access, { defaultLevel: space.defaultLevel, parentCollectionId: space.collectionId }, grants));
+  }
+  return spaceActor(ctx, space).then(permissions);
 }
 
 /** The space action that needs exactly this level (for `spaceForViewer`). */
@@ -129,9 +135,14 @@ export async function collectionFor(ctx: Context, collectionId: string, action: 
   return { collection, level: actor.level!, actor };
 }
 
-/** `Collection.permissions`, from the same policy that `collectionFor` enforces. */
-export async function collectionPermissions(ctx: Context, collection: Collection) {
-  return permissionsOf(collectionPolicy, await collectionActor(ctx, collection), collection, COLLECTION_PERMISSIONS);
+/** `Collection.permissions`, from the same policy that `collectionFor` enforces; synchronous as `spacePermissions`. */
+export function collectionPermissions(ctx: Context, collection: Collection) {
+  const access = ctx.loaders.organizationAccess.peek(collection.organizationId);
+  const permissions = (actor: ContentActor) => permissionsOf(collectionPolicy, actor, collection, COLLECTION_PERMISSIONS);
+  if (access !== undefined) {
+    return permissions(contentActorFrom(ctx, access, { defaultLevel: collection.defaultLevel, parentCollectionId: collection.parentId }, []));
+  }
+  return collectionActor(ctx, collection).then(permissions);
 }
 
 /** `collectionFor` by level: `read`, `create` and `admin` name the actions needing them. */
