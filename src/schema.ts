@@ -1,6 +1,7 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './graphql/builder.ts';
 import { withDatabaseConflicts } from './graphql/database-conflicts.ts';
+import { withStablePaths } from './graphql/stable-paths.ts';
 import './graphql/scalars.ts';
 import type { DomainModule, RouteTable } from './rest/route-table.ts';
 import { collectionsModule } from './modules/collections/index.ts';
@@ -31,9 +32,9 @@ const modules: DomainModule[] = [
 
 /**
  * The whole schema. Database conflicts in any root field answer 409 (or are retried), see
- * database-conflicts.ts.
+ * database-conflicts.ts; resolvers see response paths as graphql-js builds them, see stable-paths.ts.
  */
-export const schema = withDatabaseConflicts(builder.toSchema({ sortSchema: true }));
+export const schema = withDatabaseConflicts(withStablePaths(builder.toSchema({ sortSchema: true })));
 
 /** Every REST route, from the modules' route tables. */
 export const restRoutes: RouteTable = Object.assign({}, ...modules.map((m) => m.routes));

@@ -113,7 +113,7 @@ export async function deleteCollection(ctx: Context, collectionId: string): Prom
 /** Spaces directly inside a collection, in sibling order. */
 export async function listCollectionSpaces(ctx: Context, collectionId: string, args: ListArgs, query?: ItemQuery) {
   const { collection } = await collectionFor(ctx, collectionId, 'read');
-  const where = { ...visibleSpacesWhere(ctx, collection.organizationId), collectionId };
+  const where = { ...(await visibleSpacesWhere(ctx, collection.organizationId)), collectionId };
   return viewerSpacePage(ctx, { args, keys: SIBLING_ORDER, where, query });
 }
 

@@ -180,7 +180,21 @@ export function reachableSpacesWhere(userId: string): Prisma.SpaceWhereInput {
   };
 }
 
-/** The spaces of an organization the viewer sees in lists. */
-export function visibleSpacesWhere(ctx: Context, organizationId: string): Prisma.SpaceWhereInput {
-  return { organizationId, ...reachableSpacesWhere(ctx.viewer?.user.id ?? '') };
+/**
+ * The spaces of an organization the viewer sees in lists. The viewer's membership came with the
+ * access check (no statement of its own), so the filter says only what it implies: a member with a role
+ * sees every live space, a guest the spaces granted to them or their teams. Spelling the membership
+ * rule in SQL as well (`reachableSpacesWhere`) would make PostgreSQL re-check it for every row of the
+ * page and of its count.
+ */
+export async function visibleSpacesWhere(ctx: Context, organizationId: string): Promise<Prisma.SpaceWhereInput> {
+  const userId = ctx.viewer?.user.id ?? '';
+  const membership = await ctx.loaders.viewerMembership.load(organizationId);
+  if (!membership || membership.disabled) return { organizationId, id: { in: [] } };
+  if (membership.role) return { organizationId, deletedAt: null };
+  return {
+    organizationId,
+    deletedAt: null,
+    OR: [{ userGrants: { some: { userId } } }, { teamGrants: { some: { team: { members: { some: { userId } } } } } }],
+  };
 }

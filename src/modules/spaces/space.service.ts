@@ -96,7 +96,7 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
 
 export async function listOrganizationSpaces(ctx: Context, organizationId: string, args: ListArgs, query?: ItemQuery) {
   await organizationForMember(ctx, organizationId);
-  return viewerSpacePage(ctx, { args, keys: SPACE_LIST_ORDER, where: visibleSpacesWhere(ctx, organizationId), query });
+  return viewerSpacePage(ctx, { args, keys: SPACE_LIST_ORDER, where: await visibleSpacesWhere(ctx, organizationId), query });
 }
 
 /** A space by ID; its admins also get it while it is deleted (with `deletedAt`). */
