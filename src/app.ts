@@ -17,7 +17,8 @@ import { useBodyLimit } from './http/body-limit.ts';
 import { boundedParserCache } from './graphql/document-cache.ts';
 import { useGraphqlLimits } from './graphql/limits.ts';
 import { corsOption, useCorsVary } from './http/cors.ts';
-import { maskAndLogErrors } from './http/error-log.ts';
+import { maskKeepingCause, useUnexpectedErrorLog } from './http/error-log.ts';
+import { guardRequestHooks } from './http/request-guard.ts';
 import { useRateLimit } from './http/rate-limit.ts';
 import { openRateLimitStore } from './http/rate-limit-store.ts';
 import { requestLogger, useRequestCaller, useRequestId } from './http/request-id.ts';
@@ -126,7 +127,7 @@ function useRequestLog(logger: Logger): Plugin {
     onResponse({ request, response, serverContext }) {
       const start = started.get(request);
       const url = new URL(request.url);
-      requestLogger(logger).info(
+      requestLogger(serverContext, logger).info(
         {
           method: request.method,
           route: (serverContext as { route?: string }).route ?? url.pathname,
@@ -176,12 +177,13 @@ export function createApp(options: AppOptions) {
     // Parsed documents are cached by their text: within a byte budget, not just a count (see document-cache.ts).
     parserAndValidationCache: boundedParserCache(PARSER_CACHE_BYTES),
     cors: corsOption(config.corsOrigins),
-    maskedErrors: { maskError: maskAndLogErrors(logger) },
+    maskedErrors: { maskError: maskKeepingCause() },
     // Resolvers and services log through the context's logger: the request's, with its ID and caller.
-    context: ({ auth }) =>
-      createContext({ ...services, logger: requestLogger(logger) }, auth?.viewer ?? null, auth?.instanceAdmin ?? false),
-    plugins: [
+    context: (initial) =>
+      createContext({ ...services, logger: requestLogger(initial, logger) }, initial.auth?.viewer ?? null, initial.auth?.instanceAdmin ?? false),
+    plugins: guardRequestHooks([
       useRequestId(logger),
+      useUnexpectedErrorLog(logger),
       useSecurityHeaders(),
       useCorsVary(config.corsOrigins),
       useHealthCheck(options.database),
@@ -212,7 +214,7 @@ export function createApp(options: AppOptions) {
         maxInputDepth: config.limits.maxInputDepth,
       }),
       useNotFound(),
-    ],
+    ], { logger, graphqlPath: GRAPHQL_PATH }),
   });
   return {
     fetch: yoga.fetch,

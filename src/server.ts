@@ -5,6 +5,7 @@ import { openDatabase } from './db/client.ts';
 import { systemClock } from './lib/clock.ts';
 import { startIdleCollector } from './lib/idle-gc.ts';
 import { createLogger } from './lib/logger.ts';
+import { tuneRuntimeForServer } from './lib/runtime-tuning.ts';
 import { startPurgeJob } from './modules/spaces/space.lifecycle.ts';
 
 /** How long the server must be idle after handling requests before it collects garbage. */
@@ -13,6 +14,7 @@ const IDLE_GC_MS = 5000;
 /** Process entry point: configuration, database, migrations, HTTP listener, graceful shutdown. */
 async function main() {
   const config = loadConfig();
+  tuneRuntimeForServer({ embeddedDatabase: !config.databaseUrl });
   const logger = createLogger(config.logLevel);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await database.migrate();

@@ -134,3 +134,33 @@ describe('unexpected errors', () => {
     expect(lines.find((l) => l.level >= 50).path).toBe('createOrganization');
   });
 });
+
+describe('unexpected errors outside execution', () => {
+  let doomed: Caller;
+  beforeAll(async () => {
+    doomed = await buildUser(h);
+    // Authentication itself fails for this caller: PostgreSQL refuses to note the use of their token.
+    await h.db.$executeRawUnsafe(`
+      CREATE FUNCTION refuse_token_use() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'token use refused by test trigger'; END $$`);
+    await h.db.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_token_use BEFORE UPDATE ON "AccessToken" FOR EACH ROW WHEN (NEW."userId" = '${doomed.userId}') EXECUTE FUNCTION refuse_token_use()`,
+    );
+  });
+
+  it.each(['/graphql', '/v1/user'])('%s: a failure before the operation runs is logged once, with the request ID', async (path) => {
+    const { app, lines } = appWithLogs();
+    const response = await app.fetch(`${BASE}${path}`, {
+      method: path === '/graphql' ? 'POST' : 'GET',
+      headers: { authorization: `Bearer ${doomed.token}`, 'content-type': 'application/json', 'x-request-id': 'before-execution-1' },
+      body: path === '/graphql' ? JSON.stringify({ query: '{ currentUser { id } }' }) : undefined,
+    });
+    const text = await response.text();
+    expect(response.status).toBeGreaterThanOrEqual(500);
+    expect(text).not.toContain('trigger');
+    const errors = lines.filter((line) => line.level >= 50);
+    expect(errors, JSON.stringify(lines)).toHaveLength(1);
+    expect(errors[0].requestId).toBe('before-execution-1');
+    expect(errors[0].err.message).toContain('token use refused by test trigger');
+  });
+});

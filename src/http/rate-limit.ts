@@ -99,7 +99,7 @@ export function useRateLimit(options: RateLimitOptions): { beforeAuthentication:
   ]);
 
   /** Counts one request; a 429 to answer when over the limit, else undefined. */
-  async function count(limiter: RateLimiterAbstract, key: string, state: RateLimitState, graphql: boolean) {
+  async function count(limiter: RateLimiterAbstract, key: string, state: RateLimitState, graphql: boolean, serverContext: unknown) {
     const limit = limitOf.get(limiter)!;
     try {
       state.counted = { limit, res: await limiter.consume(key) };
@@ -110,7 +110,7 @@ export function useRateLimit(options: RateLimitOptions): { beforeAuthentication:
         return tooManyRequests(graphql, state.counted, 'Too many requests: slow down and retry later');
       }
       // Store and insurance both failed: better to serve than to refuse everyone.
-      requestLogger(options.logger).error({ err: rejection }, 'rate limiting failed; request let through');
+      requestLogger(serverContext, options.logger).error({ err: rejection }, 'rate limiting failed; request let through');
       return undefined;
     }
   }
@@ -131,13 +131,13 @@ export function useRateLimit(options: RateLimitOptions): { beforeAuthentication:
       const path = url.pathname;
       let refused: Response | undefined;
       if (path === options.ssoBasePath || path.startsWith(`${options.ssoBasePath}/`)) {
-        refused = await count(limits.sso, state.ip, state, false);
+        refused = await count(limits.sso, state.ip, state, false, serverContext);
       } else if (options.isAdminRoute(request.method, path)) {
-        refused = await count(limits.admin, state.ip, state, false);
+        refused = await count(limits.admin, state.ip, state, false, serverContext);
       } else if (!request.headers.has('authorization')) {
         // No credentials: counted per IP here, because authentication may answer 401 without calling
         // the plugin after it.
-        refused = await count(limits.requests, `ip:${state.ip}`, state, graphql);
+        refused = await count(limits.requests, `ip:${state.ip}`, state, graphql, serverContext);
       }
       if (refused) endResponse(refused);
     },
@@ -165,12 +165,12 @@ export function useRateLimit(options: RateLimitOptions): { beforeAuthentication:
       // The admin token on /graphql (where it may run the administration mutation): the admin route's
       // per-IP budget, shared with the REST admin route.
       if (auth?.instanceAdmin && graphql) {
-        const refused = await count(limits.admin, state.ip, state, true);
+        const refused = await count(limits.admin, state.ip, state, true, serverContext);
         if (refused) endResponse(refused);
         return;
       }
       const key = auth?.viewer ? `token:${auth.viewer.tokenId}` : `ip:${state.ip}`;
-      const refused = await count(limits.requests, key, state, graphql);
+      const refused = await count(limits.requests, key, state, graphql, serverContext);
       if (refused) endResponse(refused);
     },
   };

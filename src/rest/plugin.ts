@@ -2,7 +2,7 @@ import { Kind, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionN
 import type { Plugin } from 'graphql-yoga';
 import { filterSchema } from '@graphql-tools/utils';
 import { useSofa } from 'sofa-api';
-import { isMaskedError } from '../http/error-log.ts';
+import { isMaskedError, logUnexpectedErrors } from '../http/error-log.ts';
 import { requestLogger } from '../http/request-id.ts';
 import type { Logger } from '../lib/logger.ts';
 import { describeFailure, errorResponse } from './errors.ts';
@@ -72,6 +72,16 @@ export function useRestApi(options: RestOptions): Plugin {
   // the request's envelop (as @graphql-yoga/plugin-sofa does; that plugin cannot be used here because it
   // replaces `schema` and `execute`, which the steps above need).
   const envelopedByContext = new WeakMap<object, any>();
+  /** The errors behind a 500 that SOFA's errorHandler answered, to log with the request. */
+  const failuresByResponse = new WeakMap<Response, readonly unknown[]>();
+  /**
+   * Errors of the shared execution arrive masked, with their cause kept for the log (error-log.ts); a
+   * failure of SOFA's own (outside execution) arrives as itself.
+   */
+  function logFailures(errors: readonly unknown[], logger: Logger) {
+    if (isMaskedError(errors[0])) logUnexpectedErrors(errors, logger);
+    else logger.error({ err: errors[0] }, 'REST request failed');
+  }
 
   function execute(args: ExecutionArgs) {
     const enveloped = envelopedByContext.get(args.contextValue as object);
@@ -126,10 +136,10 @@ export function useRestApi(options: RestOptions): Plugin {
         },
         errorHandler: (errors: readonly unknown[]) => {
           const failure = describeFailure(errors[0]);
-          // Errors of the shared execution arrive here masked, and were logged with their cause when
-          // masked (src/http/error-log.ts); only a failure of SOFA's own (outside execution) is new here.
-          if (failure.unexpected && !isMaskedError(errors[0])) requestLogger(options.logger).error({ err: errors[0] }, 'REST request failed');
-          return errorResponse(failure.status, failure.message) as any;
+          const response = errorResponse(failure.status, failure.message);
+          // Logged by onRequest below, which knows the request (SOFA does not tell this handler).
+          if (failure.unexpected) failuresByResponse.set(response, errors);
+          return response as any;
         },
       });
       openApiDocument = buildOpenApiDocument(sofa.openAPIDocument, options.routes, options.apiUrl);
@@ -154,6 +164,8 @@ export function useRestApi(options: RestOptions): Plugin {
       }
       Object.assign(serverContext, { rest: state });
       const response: Response | undefined = await sofa.handleRequest(requestForSofa(request), serverContext as any);
+      const failures = response && failuresByResponse.get(response);
+      if (failures) logFailures(failures, requestLogger(serverContext, options.logger));
       // SOFA's router answers nothing for a path or method it does not know.
       if (!response || !state.route) return endResponse(response ?? noRoute());
       (serverContext as { route?: string }).route = `${basePath}${state.route.path}`;

@@ -11,11 +11,14 @@ import { buildConfig, DEFAULT_LIMITS } from '../../src/config.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { createUserWithToken } from '../../src/modules/users/user.service.ts';
 import { createTestDatabase } from '../support/database.ts';
+import { tuneRuntimeForServer } from '../../src/lib/runtime-tuning.ts';
 
 const MAX_HOLD_MS = Number(process.env.BENCH_MAX_HOLD_MS ?? 1000);
 const RUNS = 5;
 const items = DEFAULT_LIMITS.graphql.maxListItems;
 
+// The server's V8 settings (server.ts), so the holds are the ones a served request would see.
+tuneRuntimeForServer({ embeddedDatabase: !process.env.TEST_DATABASE_URL });
 const store = await createTestDatabase();
 const db = store.database.prisma;
 const app = createApp({ database: store.database, config: buildConfig({ logLevel: 'silent' }) });

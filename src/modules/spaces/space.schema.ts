@@ -68,15 +68,18 @@ export const SpaceRef = builder.prismaObject('Space', {
         };
       },
     }),
-    organization: t.exposeString('organizationId', { description: 'ID of the owning organization' }),
-    parent: t.exposeString('collectionId', { nullable: true, description: 'ID of the parent collection' }),
+    // Columns under another name are read with plain resolvers: an `expose` under a new name is a
+    // field Pothos' Prisma plugin wraps (it checks per row what the list query loaded), for a column
+    // every Space row holds anyway.
+    organization: t.string({ description: 'ID of the owning organization', resolve: (s) => s.organizationId }),
+    parent: t.string({ nullable: true, description: 'ID of the parent collection', resolve: (s) => s.collectionId }),
     revision: t.string({ description: 'ID of the active revision', resolve: (s) => s.revisionId ?? '' }),
     defaultLevel: t.expose('defaultLevel', { type: RoleEnum }),
     // Counter columns kept by triggers (migration space_counters): read with the row, never counted per row.
-    comments: t.exposeInt('openCommentCount', { description: 'Open comments' }),
-    changeRequests: t.exposeInt('changeRequestCount', { description: 'All change requests' }),
-    changeRequestsOpen: t.exposeInt('openChangeRequestCount'),
-    changeRequestsDraft: t.exposeInt('draftChangeRequestCount'),
+    comments: t.int({ description: 'Open comments', resolve: (s) => s.openCommentCount }),
+    changeRequests: t.int({ description: 'All change requests', resolve: (s) => s.changeRequestCount }),
+    changeRequestsOpen: t.int({ resolve: (s) => s.openChangeRequestCount }),
+    changeRequestsDraft: t.int({ resolve: (s) => s.draftChangeRequestCount }),
     permissions: t.field({
       type: SpacePermissions,
       resolve: (s, _args, ctx) => spacePermissions(ctx, s),

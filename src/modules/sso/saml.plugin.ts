@@ -78,7 +78,7 @@ export function useSamlSignIn(services: AppServices): Plugin {
       } catch (error) {
         if (error instanceof AppError) return endResponse(errorResponse(error.status, error.message));
         if (error instanceof BodyTooLargeError) return endResponse(payloadTooLarge(error, false));
-        requestLogger(services.logger).error({ err: error }, 'SAML sign-in failed');
+        requestLogger(serverContext, services.logger).error({ err: error }, 'SAML sign-in failed');
         endResponse(errorResponse(500, 'Internal server error'));
       }
     },
