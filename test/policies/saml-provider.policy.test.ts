@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { samlProviderPolicy } from '../../src/modules/sso/saml-provider.policy.ts';
+import { samlProviderPolicy, samlSignInPolicy } from '../../src/modules/sso/saml-provider.policy.ts';
 import { member, outsider, policyTable } from './table.ts';
 
 describe('SAML provider policy (README: providers are for admins; other members 403, outsiders 404)', () => {
@@ -18,6 +18,27 @@ describe('SAML provider policy (README: providers are for admins; other members 
       ['guest', 'delete', 'provider', 403],
       ['outsider', 'read', 'provider', 404],
       ['disabled admin', 'read', 'provider', 404],
+    ],
+  );
+});
+
+describe('SAML sign-in policy (README: who a verified assertion may sign in)', () => {
+  policyTable(
+    samlSignInPolicy,
+    {
+      'a new person': { linkable: true, membership: null },
+      'a pending (invited) user': { linkable: true, membership: null },
+      'an enabled member': { linkable: true, membership: { disabled: false } },
+      'a disabled member': { linkable: true, membership: { disabled: true } },
+      'an account of other organizations only': { linkable: false, membership: null },
+    },
+    { provider: { organizationId: 'o1' } },
+    [
+      ['a new person', 'signIn', 'provider', 'allowed'],
+      ['a pending (invited) user', 'signIn', 'provider', 'allowed'],
+      ['an enabled member', 'signIn', 'provider', 'allowed'],
+      ['a disabled member', 'signIn', 'provider', 403],
+      ['an account of other organizations only', 'signIn', 'provider', 403],
     ],
   );
 });

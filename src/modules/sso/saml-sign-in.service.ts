@@ -1,9 +1,10 @@
 import type { Prisma, SamlProvider, User } from '../../generated/prisma/client.ts';
 import type { AppServices } from '../../core/context.ts';
-import { BadRequestError, ForbiddenError, NotFoundError, UnauthenticatedError } from '../../core/errors.ts';
+import { authorize } from '../../core/authorization.ts';
+import { BadRequestError, NotFoundError, UnauthenticatedError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { generateTokenSecret, hashToken } from '../../lib/tokens.ts';
-import { isProviderActive } from './saml-provider.policy.ts';
+import { isProviderActive, samlSignInPolicy } from './saml-provider.policy.ts';
 import { authnRequestUrl, SamlRejected, verifySamlResponse } from './saml.ts';
 
 /** RelayState is opaque to us and echoed by the identity provider; SAML bindings allow 80 bytes. */
@@ -89,17 +90,12 @@ export async function completeSignIn(services: AppServices, providerId: string, 
     // ON CONFLICT DO NOTHING, then read: a concurrent first sign-in of the same person cannot fail this one.
     await tx.user.createMany({ data: [{ id: newId(), email: assertion.email, displayName, createdAt: now }], skipDuplicates: true });
     const found = await tx.user.findUniqueOrThrow({ where: { email: assertion.email } });
-    if (!(await mayLinkAccount(tx, found, organizationId))) {
-      throw new ForbiddenError(
-        'An account with this e-mail belongs to other organizations: sign in with it and accept an invitation to this organization first, then sign in with SSO',
-      );
-    }
+    const existing = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: found.id } } });
+    authorize(samlSignInPolicy, { linkable: await mayLinkAccount(tx, found, organizationId), membership: existing }, 'signIn', provider);
     // Someone invited by e-mail exists as a pending user: signing in claims that record.
     const user = found.pending
       ? await tx.user.update({ where: { id: found.id }, data: { pending: false, ...(assertion.displayName ? { displayName } : {}) } })
       : found;
-    const existing = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: user.id } } });
-    if (existing?.disabled) throw new ForbiddenError('Your membership of this organization is disabled');
     const joined = await tx.member.createMany({
       data: [{ organizationId, userId: user.id, role: provider.defaultRole, sso: true, joinedAt: now }],
       skipDuplicates: true,
