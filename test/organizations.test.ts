@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Role } from '../src/generated/prisma/client.ts';
 import { expectGitBookShape } from './support/assertions.ts';
 import { buildMember, buildOrganization, buildUser } from './factories.ts';
+import { refusalMatrix, type RefusalOp } from './support/refusals.ts';
 import { anonymous, useHarness } from './support/harness.ts';
 
 const h = useHarness();
@@ -8,6 +10,46 @@ const h = useHarness();
 const ORG_FIELDS = `object id title createdAt emailDomains hostname type useCase communityType defaultRole
   defaultContent { type site } sso ai inviteLinks plan billing { interval endDate hasPaymentFailed isScheduledToCancel }
   urls { location app logo } trial { status count } customHostname blocked { reason } permissions { admin createContent }`;
+
+const UNKNOWN_ORG = 'unknownOrg0000000001';
+
+/** o: the organization. */
+type Ids = { o: string };
+/** Every role short of admin, and a guest: changing the organization is for admins. */
+const NOT_ADMIN = 'members who are not admins (guests included)';
+const NON_ADMIN_ROLES: (Role | null)[] = ['read', 'comment', 'edit', 'review', 'create', null];
+
+/** Every organization-scoped operation of this file, through both doors, for the cross-cutting refusals. */
+const OPS: RefusalOp<Ids>[] = [
+  {
+    name: 'get organization',
+    rest: ({ o }) => ['GET', `/v1/orgs/${o}`],
+    gql: ({ o }) => ['query($o:String!){organization(organizationId:$o){id}}', { o }],
+  },
+  {
+    name: 'update organization', refuse: NOT_ADMIN,
+    rest: ({ o }) => ['PATCH', `/v1/orgs/${o}`, { title: 'Mine now', defaultRole: 'admin', inviteLinks: false, ai: true }],
+    gql: ({ o }) => ['mutation($o:String!){updateOrganization(organizationId:$o,title:"Mine now",defaultRole:admin,inviteLinks:false,ai:true){id}}', { o }],
+  },
+];
+
+const organizationRow = (o: string) => h.db.organization.findUnique({ where: { id: o } });
+
+refusalMatrix(OPS, {
+  h,
+  setup: async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const row = await organizationRow(o);
+    expect(row).toMatchObject({ title: 'Acme', defaultRole: 'read', inviteLinks: true, ai: false });
+    return { admin, o, row };
+  },
+  ids: (w) => ({ o: w.o }),
+  unknown: { o: UNKNOWN_ORG },
+  forbidden: async (w) => ({ callers: await Promise.all(NON_ADMIN_ROLES.map((role) => buildMember(h, w.o, role))) }),
+  unchanged: async (w) => {
+    expect(await organizationRow(w.o)).toEqual(w.row);
+  },
+});
 
 describe('POST /orgs (createOrganization)', () => {
   it('creates an organization with the caller as admin (REST)', async () => {
@@ -151,18 +193,7 @@ describe('GET /orgs and GET /orgs/{organizationId}', () => {
     expect((await guest.rest('GET', `/v1/orgs/${organizationId}`)).body.permissions).toEqual({ admin: false, createContent: false });
   });
 
-  it('answers 404 to outsiders exactly as for an unknown ID, through both doors', async () => {
-    const { organizationId } = await buildOrganization(h);
-    const outsider = await buildUser(h);
-    const hidden = await outsider.rest('GET', `/v1/orgs/${organizationId}`);
-    const unknown = await outsider.rest('GET', '/v1/orgs/doesNotExist000000000');
-    expect(hidden.status).toBe(404);
-    expect(unknown.status).toBe(404);
-    expect(hidden.body.error.code).toBe(404);
-    expect(hidden.body.error.message.replace(organizationId, 'X')).toBe(unknown.body.error.message.replace('doesNotExist000000000', 'X'));
-    const gql = await outsider.gql(`{ organization(organizationId: "${organizationId}") { id } }`);
-    expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
-    expect((await anonymous(h).rest('GET', `/v1/orgs/${organizationId}`)).status).toBe(401);
+  it('listing needs a token', async () => {
     expect((await anonymous(h).rest('GET', '/v1/orgs')).status).toBe(401);
   });
 });
@@ -239,20 +270,6 @@ describe('PATCH /orgs/{organizationId}', () => {
     const clash = await b.admin.rest('PATCH', `/v1/orgs/${b.organizationId}`, { hostname });
     expect(clash.status).toBe(409);
     expect(clash.body.error.code).toBe(409);
-  });
-
-  it('is for admins: 403 for other members, 404 for outsiders, 401 without token', async () => {
-    const { organizationId } = await buildOrganization(h);
-    const creator = await buildMember(h, organizationId, 'create');
-    const res = await creator.rest('PATCH', `/v1/orgs/${organizationId}`, { title: 'Mine now' });
-    expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe(403);
-    const gql = await creator.gql(`mutation { updateOrganization(organizationId: "${organizationId}", title: "Mine") { id } }`);
-    expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const outsider = await buildUser(h);
-    expect((await outsider.rest('PATCH', `/v1/orgs/${organizationId}`, { title: 'Mine now' })).status).toBe(404);
-    expect((await anonymous(h).rest('PATCH', `/v1/orgs/${organizationId}`, { title: 'Mine now' })).status).toBe(401);
-    expect((await h.db.organization.findUnique({ where: { id: organizationId } }))!.title).toBe('Acme');
   });
 });
 
