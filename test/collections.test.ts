@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectOk, gqlData, gqlError, masked, restError } from './support/assertions.ts';
-import { addMember, buildCollection, buildMember, buildOrganization, buildSpace } from './factories.ts';
+import { addMember, addPages, buildCollection, buildMember, buildOrganization, buildSpace } from './factories.ts';
 import { refusalMatrix, type RefusalOp } from './support/refusals.ts';
 import { anonymous, useHarness, type Caller, type HttpResult } from './support/harness.ts';
 
@@ -483,7 +483,7 @@ describe('POST /collections/{id}/transfer (transferCollection)', () => {
 
   it('REST: moves the collection with everything inside; IDs stay, lists and counts update on both sides', async () => {
     const { admin, o, collection, space, nested, deep, stays, target } = await populated();
-    await h.db.page.create({ data: { revisionId: space.revision, id: 'pg1', title: 'Kept', slug: 'kept', path: 'kept', markdown: '# Kept' } });
+    await addPages(h.db, space.revision, [{ id: 'pg1', title: 'Kept', path: 'kept', markdown: '# Kept' }]);
     const existing = await buildCollection(admin, target, { title: 'Already there' });
     expect((await admin.rest('GET', collectionsPath(o))).body.count).toBe(2);
     expect((await admin.rest('GET', `/v1/orgs/${o}/spaces`)).body.count).toBe(3);

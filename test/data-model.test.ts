@@ -8,6 +8,7 @@ import { collatedColumns, collationFixes } from '../src/db/collations.ts';
 import { applyMigrations, pgliteSession, pgSession, type SqlSession } from '../src/db/migrate.ts';
 import { createPglite } from '../src/db/pglite.ts';
 import { newId } from '../src/lib/ids.ts';
+import { contentHash } from '../src/modules/content/content-hash.ts';
 import { purgeExpired } from '../src/modules/spaces/space.lifecycle.ts';
 import { buildMember, buildOrganization } from './factories.ts';
 import { useHarness } from './support/harness.ts';
@@ -66,6 +67,9 @@ describe('foreign keys', () => {
     { table: 'Organization', columns: ['defaultContentSiteId'], references: 'Site', referencedColumns: ['id'], onDelete: 'SetNull' },
     { table: 'Invite', columns: ['invitedById'], references: 'User', referencedColumns: ['id'], onDelete: 'SetNull' },
     { table: 'LinkInvite', columns: ['createdById'], references: 'User', referencedColumns: ['id'], onDelete: 'SetNull' },
+    // Content-addressed bodies and bytes are shared: a page or file never deletes them.
+    { table: 'Page', columns: ['documentHash'], references: 'Document', referencedColumns: ['hash'], onDelete: 'NoAction' },
+    { table: 'File', columns: ['blobHash'], references: 'FileBlob', referencedColumns: ['hash'], onDelete: 'NoAction' },
   ];
 
   it('exist for every reference, with the chosen delete behaviour', async () => {
@@ -368,6 +372,65 @@ describe(`migration ${MIGRATION}`, () => {
       // The order keys kept their collation through the migration.
       expect(await rows(`SELECT collation_name::text AS "collation" FROM information_schema.columns WHERE table_name = 'Page' AND column_name = 'position'`)).toEqual([
         { collation: 'C' },
+      ]);
+    } finally {
+      await close();
+      await rm(before, { recursive: true, force: true });
+    }
+  });
+});
+
+// ---- The migration making page bodies and file bytes content-addressed ----
+
+const CONTENT_MIGRATION = '20261123021037_content_addressed_documents';
+
+describe(`migration ${CONTENT_MIGRATION}`, () => {
+  it('moves page bodies and file bytes to shared rows under the hash the application computes', async () => {
+    const before = await mkdtemp(path.join(tmpdir(), 'migrations-'));
+    const { session, close } = await bareDatabase();
+    try {
+      for (const entry of await readdir(MIGRATIONS, { withFileTypes: true })) {
+        if (!entry.isDirectory() || entry.name < CONTENT_MIGRATION) await cp(path.join(MIGRATIONS, entry.name), path.join(before, entry.name), { recursive: true });
+      }
+      await applyMigrations(session, before);
+      await session.exec(`
+        INSERT INTO "Organization" ("id", "title", "updatedAt") VALUES ('o1', 'Org', now());
+        INSERT INTO "Space" ("id", "organizationId", "position", "updatedAt") VALUES ('s1', 'o1', 'a0', now());
+        INSERT INTO "Revision" ("id", "spaceId") VALUES ('r1', 's1'), ('r2', 's1');
+        INSERT INTO "Page" ("revisionId", "id", "type", "title", "slug", "path", "markdown", "updatedAt") VALUES
+          ('r1', 'p1', 'document', 'P1', 'p1', 'p1', '# Héllo 👋', now()),
+          ('r2', 'p1', 'document', 'P1', 'p1', 'p1', '# Héllo 👋', now()),
+          ('r2', 'p2', 'document', 'P2', 'p2', 'p2', '', now()),
+          ('r2', 'g1', 'group', 'G1', 'g1', 'g1', '', now());
+        INSERT INTO "File" ("revisionId", "id", "name", "contentType", "size", "content") VALUES
+          ('r1', 'f1', 'a.bin', 'application/octet-stream', 3, '\\x010203'),
+          ('r2', 'f1', 'a.bin', 'application/octet-stream', 3, '\\x010203'),
+          ('r2', 'f2', 'empty.txt', 'text/plain', 0, NULL);
+      `);
+      expect(await applyMigrations(session)).toContain(CONTENT_MIGRATION);
+
+      const rows = async (sql: string) => (await session.query(sql)).rows;
+      const hello = contentHash('# Héllo 👋');
+      expect(await rows(`SELECT "revisionId", "id", "documentHash" FROM "Page" ORDER BY "revisionId", "id"`)).toEqual([
+        { revisionId: 'r1', id: 'p1', documentHash: hello },
+        { revisionId: 'r2', id: 'g1', documentHash: null },
+        { revisionId: 'r2', id: 'p1', documentHash: hello },
+        { revisionId: 'r2', id: 'p2', documentHash: contentHash('') },
+      ]);
+      // One row per distinct body, shared by the revisions.
+      expect(await rows(`SELECT "hash", "markdown" FROM "Document" ORDER BY "markdown"`)).toEqual([
+        { hash: contentHash(''), markdown: '' },
+        { hash: hello, markdown: '# Héllo 👋' },
+      ]);
+      const bytes = contentHash(new Uint8Array([1, 2, 3]));
+      expect(await rows(`SELECT "revisionId", "id", "blobHash" FROM "File" ORDER BY "revisionId", "id"`)).toEqual([
+        { revisionId: 'r1', id: 'f1', blobHash: bytes },
+        { revisionId: 'r2', id: 'f1', blobHash: bytes },
+        { revisionId: 'r2', id: 'f2', blobHash: contentHash(new Uint8Array()) },
+      ]);
+      expect(await rows(`SELECT "hash", "size" FROM "FileBlob" ORDER BY "size"`)).toEqual([
+        { hash: contentHash(new Uint8Array()), size: 0 },
+        { hash: bytes, size: 3 },
       ]);
     } finally {
       await close();

@@ -10,7 +10,9 @@
  *   writes (`joinOrganization`: organization, user, role, joinedAt). Joining through the API costs three
  *   requests per member and leaves invite links behind that invites.test.ts counts.
  */
+import type { Db } from '../src/db/client.ts';
 import type { Role } from '../src/generated/prisma/client.ts';
+import { putDocuments } from '../src/modules/content/document-store.ts';
 import { createUserWithToken } from '../src/modules/users/user.service.ts';
 import { expectOk } from './support/assertions.ts';
 import { callerFor, type Caller, type Harness } from './support/harness.ts';
@@ -101,4 +103,28 @@ export async function buildLinkInvite(admin: Caller, organizationId: string, rol
 /** A custom field created by `admin` (`POST /orgs/{o}/custom-fields`). */
 export async function buildCustomField(admin: Caller, organizationId: string, body: { name: string; type: string; [key: string]: unknown }) {
   return expectOk(await admin.rest('POST', `/v1/orgs/${organizationId}/custom-fields`, body), 201);
+}
+
+export interface PageSeed {
+  id: string;
+  title: string;
+  path: string;
+  markdown?: string;
+}
+
+/**
+ * Pages written straight into a revision, until content editing exists: the rows a revision writer
+ * writes, bodies through the content-addressed document store.
+ */
+export async function addPages(db: Db, revisionId: string, pages: PageSeed[]) {
+  const hashes = await putDocuments(db, pages.map((p) => p.markdown ?? `# ${p.title}`));
+  await db.page.createMany({
+    data: pages.map((p, i) => ({ revisionId, id: p.id, title: p.title, slug: p.path.split('/').pop()!, path: p.path, documentHash: hashes[i] })),
+  });
+}
+
+/** A revision's pages with their bodies, by page ID. */
+export async function pagesOf(db: Db, revisionId: string) {
+  const pages = await db.page.findMany({ where: { revisionId }, orderBy: { id: 'asc' }, include: { document: true } });
+  return pages.map((p) => ({ id: p.id, title: p.title, path: p.path, markdown: p.document?.markdown ?? null }));
 }

@@ -3,6 +3,7 @@
 import { GitBookAPI, MemberRole, SpaceEditMode } from '@gitbook/api';
 import { describe, expect, it } from 'vitest';
 import { expectApiError, useClientServer } from './support/client-server.ts';
+import { addPages, pagesOf } from './factories.ts';
 
 const s = useClientServer();
 const newUser = (displayName: string) => s.newUser(displayName);
@@ -81,7 +82,7 @@ describe('official GitBookAPI client: collections and spaces', () => {
     await expectApiError(api.spaces.moveSpace(second.id, { parent: collection.id, position: { after: { type: 'space', space: 'unknownSpace00000001' } } }), 400);
 
     // duplicateSpace: same settings and content, right after the original
-    await s.store.database.prisma.page.create({ data: { revisionId: space.revision, id: 'welcome', title: 'Welcome', slug: 'welcome', path: 'welcome', markdown: '# Welcome' } });
+    await addPages(s.store.database.prisma, space.revision, [{ id: 'welcome', title: 'Welcome', path: 'welcome', markdown: '# Welcome' }]);
     const third = (await api.orgs.createSpace(org.id, { title: 'Third', parent: collection.id })).data;
     const duplicated = await api.spaces.duplicateSpace(space.id);
     expect([200, 201]).toContain(duplicated.status);
@@ -89,7 +90,7 @@ describe('official GitBookAPI client: collections and spaces', () => {
     expect(copy.id).not.toBe(space.id);
     expect(copy).toMatchObject({ emoji: '📗', editMode: 'locked', defaultLevel: 'comment', parent: collection.id, organization: org.id });
     expect(copy.revision).not.toBe(space.revision);
-    const copiedPages = await s.store.database.prisma.page.findMany({ where: { revisionId: copy.revision } });
+    const copiedPages = await pagesOf(s.store.database.prisma, copy.revision);
     expect(copiedPages.map((p) => [p.id, p.title, p.markdown])).toEqual([['welcome', 'Welcome', '# Welcome']]);
     expect((await api.collections.listSpacesInCollectionById(collection.id)).data.items.map((s) => s.id)).toEqual([space.id, copy.id, third.id]);
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Role } from '../src/generated/prisma/client.ts';
 import { purgeExpired } from '../src/modules/spaces/space.lifecycle.ts';
 import { expectGitBookShape, expectOk, gqlData, gqlError, masked, restError } from './support/assertions.ts';
-import { addMember, buildCollection, buildMember, buildOrganization, buildSpace } from './factories.ts';
+import { putDocuments } from '../src/modules/content/document-store.ts';
+import { addMember, addPages as addRevisionPages, buildCollection, buildMember, buildOrganization, buildSpace, pagesOf as revisionPages, type PageSeed } from './factories.ts';
 import { refusalMatrix, type RefusalOp } from './support/refusals.ts';
 import { anonymous, useHarness, type Caller, type HttpResult } from './support/harness.ts';
 
@@ -29,14 +30,8 @@ const getSpace = async (c: Caller, s: string) => expectOk(await c.rest('GET', sp
 const collectionSpaces = async (c: Caller, col: string) => expectOk(await c.rest('GET', `/v1/collections/${col}/spaces`), 200, 'listSpacesInCollectionById');
 const orgSpaces = async (c: Caller, o: string) => expectOk(await c.rest('GET', spacesPath(o)), 200, 'listSpacesInOrganizationById');
 
-/** Pages written straight into a revision (content editing is another issue). */
-async function addPages(revisionId: string, pages: { id: string; title: string; path: string; markdown?: string }[]) {
-  for (const p of pages) {
-    await h.db.page.create({ data: { revisionId, id: p.id, title: p.title, slug: p.path.split('/').pop()!, path: p.path, markdown: p.markdown ?? `# ${p.title}` } });
-  }
-}
-const pagesOf = async (revisionId: string) =>
-  (await h.db.page.findMany({ where: { revisionId }, orderBy: { id: 'asc' } })).map((p) => ({ id: p.id, title: p.title, path: p.path, markdown: p.markdown }));
+const addPages = (revisionId: string, pages: PageSeed[]) => addRevisionPages(h.db, revisionId, pages);
+const pagesOf = (revisionId: string) => revisionPages(h.db, revisionId);
 
 /** An organization with an admin, a 'read' and a 'create' member, a collection and a space inside it. */
 async function setup() {
@@ -553,7 +548,8 @@ describe('POST /spaces/{id}/duplicate (duplicateSpace)', () => {
     expect((await pagesOf(copy.revision)).map((p) => p.title)).toEqual(['Deep', 'Intro']);
     expect(ids(await collectionSpaces(admin, collection.id))).toEqual([space.id, copy.id, second.id, third.id]);
     // The copy is independent of the original.
-    await h.db.page.update({ where: { revisionId_id: { revisionId: copy.revision, id: 'intro' } }, data: { markdown: 'Changed' } });
+    const [changed] = await putDocuments(h.db, ['Changed']);
+    await h.db.page.update({ where: { revisionId_id: { revisionId: copy.revision, id: 'intro' } }, data: { documentHash: changed } });
     expect((await pagesOf(space.revision)).find((p) => p.id === 'intro')!.markdown).toBe('Hello');
     // Duplicating the middle one places the copy right after it too.
     const secondCopy = expectOk(await admin.rest('POST', `${spacePath(second.id)}/duplicate`), 201, 'duplicateSpace');

@@ -103,10 +103,16 @@ export async function listSpaceLinks(ctx: Context, spaceId: string, args: ListAr
   const after = args.page ? (decodeCursor(args.page, [{ field: 'key', direction: 'asc' }])[0] as string) : null;
   const revisionId = space.revisionId ?? '';
   const [pages, files] = await Promise.all([
-    ctx.db.page.findMany({ where: { revisionId }, select: { id: true, path: true, markdown: true } }),
+    // Page bodies are content-addressed documents: joined in the same statement.
+    ctx.db.page.findMany({
+      relationLoadStrategy: 'join',
+      where: { revisionId },
+      select: { id: true, path: true, document: { select: { markdown: true } } },
+    }),
     ctx.db.file.findMany({ where: { revisionId }, select: { id: true, name: true } }),
   ]);
-  const all = extractLinks(pages, files, ctx.config.appUrl, space.id);
+  const bodies = pages.map((page) => ({ id: page.id, path: page.path, markdown: page.document?.markdown ?? '' }));
+  const all = extractLinks(bodies, files, ctx.config.appUrl, space.id);
   const filtered = args.status ? all.filter((r) => r.status === args.status) : all;
   const remaining = after === null ? filtered : filtered.filter((r) => r.key > after);
   const items = remaining.slice(0, limit);

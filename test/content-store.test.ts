@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { contentHash } from '../src/modules/content/content-hash.ts';
+import { putDocuments, readDocuments } from '../src/modules/content/document-store.ts';
+import { databaseFileStore } from '../src/modules/content/file-store.ts';
+import { useHarness } from './support/harness.ts';
+
+const h = useHarness();
+
+describe('content-addressed documents', () => {
+  it('a body is stored once, whatever the number of revisions or pages holding it', async () => {
+    const marker = `doc-${Date.now()}-${Math.random()}`;
+    const bodies = Array.from({ length: 500 }, (_, i) => `# Page ${i}\n\n${marker}`);
+    const stored = () => h.db.document.count({ where: { markdown: { contains: marker } } });
+
+    const first = await putDocuments(h.db, bodies);
+    expect(first).toEqual(bodies.map((b) => contentHash(b)));
+    expect(await stored()).toBe(500);
+
+    // The next revision of the 500-page space changes one page: one new document, not 500.
+    const next = [...bodies];
+    next[42] = `# Page 42, edited\n\n${marker}`;
+    const second = await putDocuments(h.db, next);
+    expect(await stored()).toBe(501);
+    expect(second.filter((hash, i) => hash !== first[i])).toEqual([contentHash(next[42])]);
+
+    // The same body on two pages of one batch is one row too.
+    await putDocuments(h.db, [`same ${marker}`, `same ${marker}`]);
+    expect(await stored()).toBe(502);
+
+    const read = await readDocuments(h.db, [second[42], first[0], 'f'.repeat(64)]);
+    expect(read.get(second[42])).toBe(next[42]);
+    expect(read.get(first[0])).toBe(bodies[0]);
+    expect(read.has('f'.repeat(64))).toBe(false);
+  });
+
+  it('two writers storing the same bodies at once both succeed', async () => {
+    const bodies = Array.from({ length: 50 }, (_, i) => `race ${i} ${Math.random()}`);
+    const results = await Promise.all([putDocuments(h.db, bodies), putDocuments(h.db, bodies), putDocuments(h.db, bodies)]);
+    expect(new Set(results.map((r) => r.join()))).toHaveProperty('size', 1);
+    expect(await h.db.document.count({ where: { hash: { in: results[0] } } })).toBe(50);
+  });
+});
+
+describe('the database file store', () => {
+  it('keeps bytes once by their hash and gives them back', async () => {
+    const bytes = new Uint8Array(Buffer.from(`file ${Math.random()}`));
+    const one = await databaseFileStore.put(h.db, bytes);
+    const two = await databaseFileStore.put(h.db, new Uint8Array(bytes));
+    expect(one).toEqual({ hash: contentHash(bytes), size: bytes.byteLength });
+    expect(two).toEqual(one);
+    expect(await h.db.fileBlob.count({ where: { hash: one.hash } })).toBe(1);
+    expect(Buffer.from((await databaseFileStore.get(h.db, one.hash))!)).toEqual(Buffer.from(bytes));
+    expect(await databaseFileStore.get(h.db, 'f'.repeat(64))).toBeNull();
+  });
+});
