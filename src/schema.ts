@@ -5,6 +5,7 @@ import { withStablePaths } from './graphql/stable-paths.ts';
 import './graphql/scalars.ts';
 import type { DomainModule, RouteTable } from './rest/route-table.ts';
 import { collectionsModule } from './modules/collections/index.ts';
+import { contentModule } from './modules/content/index.ts';
 import { customFieldsModule } from './modules/custom-fields/index.ts';
 import { invitesModule } from './modules/invites/index.ts';
 import { membersModule } from './modules/members/index.ts';
@@ -25,6 +26,7 @@ const modules: DomainModule[] = [
   teamsModule,
   invitesModule,
   spacesModule,
+  contentModule,
   collectionsModule,
   customFieldsModule,
   ssoModule,

@@ -1,0 +1,7 @@
+import type { RouteTable } from '../../rest/route-table.ts';
+
+const tags = ['space-content'];
+
+export const contentRoutes: RouteTable = {
+  'Query.spaceContentPages': { method: 'GET', path: '/spaces/{spaceId}/content/pages', tags },
+};

@@ -1,0 +1,5 @@
+import './content.schema.ts';
+import type { DomainModule } from '../../rest/route-table.ts';
+import { contentRoutes } from './content.rest.ts';
+
+export const contentModule: DomainModule = { name: 'content', routes: contentRoutes };

@@ -1,0 +1,54 @@
+import type { PageNode } from './page-tree.ts';
+
+/** GitBook's deprecated `kind` of each page type, still required by its schemas. */
+const PAGE_KIND: Record<string, string> = { document: 'sheet', group: 'group', link: 'link', computed: 'sheet' };
+
+/** What a document page shows when no layout was chosen (GitBook requires every option): everything. */
+const DEFAULT_LAYOUT = {
+  width: 'default',
+  cover: true,
+  coverSize: 'hero',
+  coverMask: 'none',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+  tags: true,
+  actions: true,
+  anchors: true,
+};
+
+/**
+ * A page tree as GitBook's `RevisionPage` JSON, children nested under `pages`. The REST door cannot
+ * express a tree of unbounded depth as a GraphQL selection (src/rest/README.md), so the tree is one
+ * JSON value built here; optional fields that are absent are left out, as everywhere in REST.
+ */
+export function pageTreeJson(nodes: readonly PageNode[], appUrl: string): object[] {
+  return nodes.map((node) => pageJson(node, appUrl));
+}
+
+function pageJson(node: PageNode, appUrl: string): object {
+  const { page } = node;
+  const json: Record<string, unknown> = {
+    id: page.id,
+    title: page.title,
+    kind: PAGE_KIND[page.type],
+    type: page.type,
+    slug: page.slug,
+    path: page.path,
+    hidden: page.hidden,
+    createdAt: page.createdAt.toISOString(),
+    updatedAt: page.updatedAt.toISOString(),
+  };
+  if (page.emoji) json.emoji = page.emoji;
+  if (page.description) json.description = page.description;
+  if (page.type === 'document' || page.type === 'computed') {
+    json.urls = { app: `${appUrl}/s/${node.spaceId}/${page.path}` };
+    json.layout = { ...DEFAULT_LAYOUT, ...(page.layout as object | null) };
+    json.tags = [];
+  }
+  json.pages = pageTreeJson(node.pages, appUrl);
+  return json;
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { addPages, buildMember, buildOrganization, buildSpace } from './factories.ts';
+import { expectOk, gqlData } from './support/assertions.ts';
+import { validateGitBookResponse } from './support/gitbook-openapi.ts';
+import { refusalMatrix, type RefusalOp } from './support/refusals.ts';
+import { useHarness } from './support/harness.ts';
+
+const h = useHarness();
+
+const pagesPath = (s: string) => `/v1/spaces/${s}/content/pages`;
+const PAGES_QUERY = 'query($s: String!) { spaceContentPages(spaceId: $s) { pages } }';
+
+/** A space whose revision holds a small tree: two top-level pages, the first with two children (one nested further). */
+async function spaceWithTree() {
+  const { admin, organizationId: o } = await buildOrganization(h);
+  const space = await buildSpace(admin, o, { title: 'Docs' });
+  await addPages(h.db, space.revision, [
+    { id: 'guides', title: 'Guides', path: 'guides' },
+    { id: 'start', title: 'Getting started', path: 'guides/getting-started' },
+    { id: 'deep', title: 'Deep', path: 'guides/getting-started/deep' },
+    { id: 'faq', title: 'FAQ', path: 'guides/faq' },
+    { id: 'api', title: 'API', path: 'api' },
+  ]);
+  const set = (id: string, data: object) => h.db.page.update({ where: { revisionId_id: { revisionId: space.revision, id } }, data });
+  await set('guides', { position: 'a0', type: 'group' });
+  await set('api', { position: 'a1', emoji: '🔌', description: 'Reference' });
+  await set('start', { parentId: 'guides', position: 'a0' });
+  await set('faq', { parentId: 'guides', position: 'a1' });
+  await set('deep', { parentId: 'start', position: 'a0' });
+  return { admin, o, space };
+}
+
+type Tree = { id: string; pages: Tree }[];
+const shape = (pages: Tree): unknown => pages.map((p) => [p.id, shape(p.pages)]);
+
+describe('GET /spaces/{spaceId}/content/pages', () => {
+  it('REST and GraphQL: the whole tree in order, nested to any depth, without bodies', async () => {
+    const { admin, space } = await spaceWithTree();
+    const res = await admin.rest('GET', pagesPath(space.id));
+    const rest = expectOk(res);
+    // GitBook's schema wants a body on every document page; the list carries none (bodies are read page by
+    // page): that one requirement is waived, everything else is checked.
+    expect(validateGitBookResponse('listPages', res.status, rest, { ignoreMissing: ['MarkdownDocument.markdown'] })).toEqual([]);
+    expect(shape(rest.pages)).toEqual([
+      ['guides', [['start', [['deep', []]]], ['faq', []]]],
+      ['api', []],
+    ]);
+    const [guides, api] = rest.pages;
+    expect(guides).toMatchObject({ kind: 'group', type: 'group', slug: 'guides', path: 'guides', title: 'Guides', hidden: false });
+    expect(guides).not.toHaveProperty('urls');
+    expect(api).toMatchObject({
+      kind: 'sheet',
+      type: 'document',
+      slug: 'api',
+      path: 'api',
+      emoji: '🔌',
+      description: 'Reference',
+      urls: { app: `http://localhost:4000/s/${space.id}/api` },
+      tags: [],
+    });
+    expect(guides.pages[0].pages[0]).toMatchObject({ id: 'deep', path: 'guides/getting-started/deep', slug: 'deep' });
+    // Bodies are read page by page, not with the tree.
+    expect(JSON.stringify(rest)).not.toContain('markdown');
+
+    const graph = gqlData(await admin.gql(PAGES_QUERY, { s: space.id }), 'spaceContentPages');
+    expect(graph.pages).toEqual(rest.pages);
+  });
+
+  it('a new space has no pages; metadata and computed are accepted', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const space = await buildSpace(admin, o);
+    expect(expectOk(await admin.rest('GET', `${pagesPath(space.id)}?metadata=false&computed=false`), 200, 'listPages')).toEqual({ pages: [] });
+    const refused = await admin.rest('GET', `${pagesPath(space.id)}?metadata=maybe`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain('metadata');
+  });
+
+  it('statements do not grow with the tree: 10 and 500 pages cost the same', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const small = await buildSpace(admin, o);
+    const large = await buildSpace(admin, o);
+    const seeds = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `p${i}`, title: `Page ${i}`, path: `page-${i}` }));
+    await addPages(h.db, small.revision, seeds(10));
+    await addPages(h.db, large.revision, seeds(500));
+    const count = async (spaceId: string) => {
+      await admin.rest('GET', pagesPath(spaceId)); // warm
+      await new Promise((r) => setTimeout(r, 50));
+      const before = h.store.queries.length;
+      const res = await admin.rest('GET', pagesPath(spaceId));
+      await new Promise((r) => setTimeout(r, 50));
+      return { statements: h.store.queries.length - before, pages: res.body.pages.length };
+    };
+    const s = await count(small.id);
+    const l = await count(large.id);
+    expect([s.pages, l.pages]).toEqual([10, 500]);
+    expect(l.statements).toBe(s.statements);
+    expect(l.statements).toBeLessThanOrEqual(3);
+  });
+
+  it('readers read it; a guest without a grant gets the 404 an unknown space gets', async () => {
+    const { admin, o, space } = await spaceWithTree();
+    const reader = await buildMember(h, o, 'read');
+    expect(expectOk(await reader.rest('GET', pagesPath(space.id))).pages).toHaveLength(2);
+    const guest = await buildMember(h, o, null);
+    const refused = await guest.rest('GET', pagesPath(space.id));
+    expect(refused.status).toBe(404);
+    expect(refused.body.error.message).toBe((await guest.rest('GET', pagesPath('unknownSpace00000001'))).body.error.message.replace('unknownSpace00000001', space.id));
+  });
+});
+
+const OPS: RefusalOp<{ s: string }>[] = [
+  { name: 'list pages', rest: ({ s }) => ['GET', pagesPath(s)], gql: ({ s }) => [PAGES_QUERY, { s }] },
+];
+
+refusalMatrix(OPS, {
+  h,
+  setup: spaceWithTree,
+  ids: (w) => ({ s: w.space.id }),
+  unknown: { s: 'unknownSpace00000001' },
+  unchanged: async (w) => {
+    expect(await h.db.page.count({ where: { revisionId: w.space.revision } })).toBe(5);
+  },
+});
