@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { putDocuments } from '../src/modules/content/document-store.ts';
 import { addPages, buildMember, buildOrganization, buildSpace } from './factories.ts';
 import { expectOk, gqlData } from './support/assertions.ts';
 import { validateGitBookResponse } from './support/gitbook-openapi.ts';
 import { refusalMatrix, type RefusalOp } from './support/refusals.ts';
-import { useHarness } from './support/harness.ts';
+import { useHarness, type HttpResult } from './support/harness.ts';
 
 const h = useHarness();
 
@@ -121,3 +122,64 @@ refusalMatrix(OPS, {
     expect(await h.db.page.count({ where: { revisionId: w.space.revision } })).toBe(5);
   },
 });
+
+describe('GET /spaces/{spaceId}/content/page/{pageId}', () => {
+  const pagePath = (s: string, p: string, query = '') => `/v1/spaces/${s}/content/page/${p}${query}`;
+  const PAGE_QUERY = 'query($s: String!, $p: String!, $f: DocumentFormat) { spacePage(spaceId: $s, pageId: $p, format: $f) }';
+
+  it('REST and GraphQL: a document page with its children and its body as a document (default) or markdown', async () => {
+    const { admin, space } = await spaceWithTree();
+    const [changed] = await putDocuments(h.db, ['# Getting started\n\nRead **this** first.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n']);
+    await h.db.page.update({ where: { revisionId_id: { revisionId: space.revision, id: 'start' } }, data: { documentHash: changed } });
+
+    // Child pages come without bodies, like the pages list: the one requirement of GitBook's schema waived.
+    const gitbook = (res: HttpResult) => {
+      expect(validateGitBookResponse('getPageById', res.status, res.body, { ignoreMissing: ['MarkdownDocument.markdown'] })).toEqual([]);
+      return expectOk(res);
+    };
+    const asDocument = gitbook(await admin.rest('GET', pagePath(space.id, 'start')));
+    expect(asDocument).toMatchObject({ id: 'start', type: 'document', path: 'guides/getting-started', document: { object: 'document' } });
+    expect(asDocument).not.toHaveProperty('markdown');
+    expect(asDocument.document.nodes.map((n: { type: string }) => n.type)).toEqual(['heading-1', 'paragraph', 'table']);
+    expect(shape(asDocument.pages)).toEqual([['deep', []]]);
+    // Children come without bodies.
+    expect(asDocument.pages[0]).not.toHaveProperty('document');
+
+    const asMarkdown = gitbook(await admin.rest('GET', pagePath(space.id, 'start', '?format=markdown')));
+    expect(asMarkdown.markdown).toBe('# Getting started\n\nRead **this** first.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n');
+    expect(asMarkdown).not.toHaveProperty('document');
+
+    expect(gqlData(await admin.gql(PAGE_QUERY, { s: space.id, p: 'start', f: 'markdown' }), 'spacePage')).toEqual(asMarkdown);
+    expect(gqlData(await admin.gql(PAGE_QUERY, { s: space.id, p: 'start' }), 'spacePage')).toEqual(asDocument);
+  });
+
+  it('a group page has no body; an unknown page is a 404; an unknown format a 400 naming it', async () => {
+    const { admin, space } = await spaceWithTree();
+    const groupRes = await admin.rest('GET', pagePath(space.id, 'guides'));
+    expect(validateGitBookResponse('getPageById', groupRes.status, groupRes.body, { ignoreMissing: ['MarkdownDocument.markdown'] })).toEqual([]);
+    const group = expectOk(groupRes);
+    expect(group).toMatchObject({ id: 'guides', kind: 'group', type: 'group' });
+    expect(group).not.toHaveProperty('document');
+    expect(shape(group.pages)).toEqual([['start', [['deep', []]]], ['faq', []]]);
+
+    const missing = await admin.rest('GET', pagePath(space.id, 'nope'));
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: { code: 404, message: 'Page "nope" not found in this space' } });
+    const bad = await admin.rest('GET', pagePath(space.id, 'start', '?format=html'));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain('format');
+  });
+});
+
+refusalMatrix(
+  [{ name: 'get page', rest: ({ s }) => ['GET', `/v1/spaces/${s}/content/page/api`], gql: ({ s }) => ['query($s: String!) { spacePage(spaceId: $s, pageId: "api") }', { s }] }],
+  {
+    h,
+    setup: spaceWithTree,
+    ids: (w) => ({ s: w.space.id }),
+    unknown: { s: 'unknownSpace00000001' },
+    unchanged: async (w) => {
+      expect(await h.db.page.count({ where: { revisionId: w.space.revision } })).toBe(5);
+    },
+  },
+);

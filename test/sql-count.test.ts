@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller } from './support/harness.ts';
-import { buildMember, buildOrganization } from './factories.ts';
+import { addPages, buildMember, buildOrganization } from './factories.ts';
 import { useHarness } from './support/harness.ts';
 import { ROUTE_BUDGETS } from './support/route-budgets.ts';
 
@@ -97,6 +97,7 @@ describe('statement budget per GET route (token, access, page, count)', () => {
     await h.db.spaceTeamGrant.create({ data: { spaceId: spaces[2].id, teamId: team.id, role: 'review' } });
     await admin.rest('POST', `/v1/orgs/${o}/custom-fields`, { name: 'owner', type: 'text' });
     await admin.rest('PATCH', `/v1/spaces/${space.id}/custom-fields`, { values: { owner: { value: 'x' } } });
+    await addPages(h.db, space.revision, [{ id: 'budget-page', title: 'Budget', path: 'budget' }, { id: 'child', title: 'Child', path: 'budget/child' }]);
     const link = (await admin.rest('POST', `/v1/orgs/${o}/link-invites`, { role: 'read' })).body;
     const saml = (await admin.rest('POST', `/v1/orgs/${o}/saml`, { label: 'IdP' })).body;
     await admin.rest('POST', `/v1/orgs/${o}/invites`, { emails: [reader.email.replace('@', '+x@'), 'someone@example.com'] });
@@ -108,6 +109,7 @@ describe('statement budget per GET route (token, access, page, count)', () => {
         .replace('{t}', team.id)
         .replace('{c}', collection.id)
         .replace('{s}', space.id)
+        .replace('{pg}', 'budget-page')
         .replace('{f}', 'owner')
         .replace('{i}', link.id)
         .replace('{p}', saml.id)

@@ -4,4 +4,5 @@ const tags = ['space-content'];
 
 export const contentRoutes: RouteTable = {
   'Query.spaceContentPages': { method: 'GET', path: '/spaces/{spaceId}/content/pages', tags },
+  'Query.spacePage': { method: 'GET', path: '/spaces/{spaceId}/content/page/{pageId}', tags },
 };

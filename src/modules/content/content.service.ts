@@ -1,7 +1,11 @@
+import type { Page } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
 import { spaceFor } from '../spaces/content-access.ts';
-import { pageTreeJson } from './page-json.ts';
-import { buildPageTree } from './page-tree.ts';
+import { markdownToDocument } from './markdown-document.ts';
+import { pageJson, pageTreeJson } from './page-json.ts';
+import { buildPageTree, findPage } from './page-tree.ts';
 
 /**
  * `GET /spaces/{id}/content/pages`: the page tree of the space's active revision, without bodies, in
@@ -12,4 +16,33 @@ export async function listSpacePages(ctx: Context, spaceId: string): Promise<{ p
   if (!space.revisionId) return { pages: [] };
   const rows = await ctx.db.page.findMany({ where: { revisionId: space.revisionId }, orderBy: [{ position: 'asc' }, { id: 'asc' }] });
   return { pages: pageTreeJson(buildPageTree(space.id, rows), ctx.config.appUrl) };
+}
+
+export type DocumentFormat = 'document' | 'markdown';
+
+/**
+ * `GET /spaces/{id}/content/page/{pageId}`: one page of the active revision with its child pages and,
+ * for a document page, its body as `markdown` or as a structured `document` (default, as GitBook).
+ * One statement: every page of the revision (the children at any depth come from the same rows), with
+ * the body joined for the requested page only.
+ */
+export async function getSpacePage(ctx: Context, spaceId: string, pageId: string, format: DocumentFormat = 'document') {
+  const { space } = await spaceFor(ctx, spaceId, 'read');
+  const notFound = () => new NotFoundError(`Page "${pageId}" not found in this space`);
+  if (!space.revisionId) throw notFound();
+  const rows = await ctx.db.$queryRaw<(Page & { markdown: string | null })[]>(Prisma.sql`
+    SELECT p.*, d."markdown"
+    FROM "Page" p LEFT JOIN "Document" d ON d."hash" = p."documentHash" AND p."id" = ${pageId}
+    WHERE p."revisionId" = ${space.revisionId}
+    ORDER BY p."position", p."id"`);
+  const node = findPage(buildPageTree(space.id, rows), pageId);
+  if (!node) throw notFound();
+  const json = pageJson(node, ctx.config.appUrl);
+  const markdown = rows.find((row) => row.id === pageId)?.markdown;
+  // Only document pages have a body (a group or a link has none, whatever a row holds).
+  if (node.page.type === 'document' && markdown !== null && markdown !== undefined) {
+    if (format === 'markdown') json.markdown = markdown;
+    else json.document = markdownToDocument(markdown);
+  }
+  return json;
 }

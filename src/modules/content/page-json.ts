@@ -29,7 +29,8 @@ export function pageTreeJson(nodes: readonly PageNode[], appUrl: string): object
   return nodes.map((node) => pageJson(node, appUrl));
 }
 
-function pageJson(node: PageNode, appUrl: string): object {
+/** One page as GitBook's `RevisionPage` JSON, with its child pages (no body: see `pageWithBody`). */
+export function pageJson(node: PageNode, appUrl: string): Record<string, unknown> {
   const { page } = node;
   const json: Record<string, unknown> = {
     id: page.id,

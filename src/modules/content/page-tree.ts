@@ -22,3 +22,13 @@ export function buildPageTree(spaceId: string, rows: readonly Page[]): PageNode[
   }
   return roots.filter((root) => root.page.parentId === null || !nodes.has(root.page.parentId));
 }
+
+/** The node of `pageId` anywhere in the tree, or undefined. */
+export function findPage(nodes: readonly PageNode[], pageId: string): PageNode | undefined {
+  for (const node of nodes) {
+    if (node.page.id === pageId) return node;
+    const found = findPage(node.pages, pageId);
+    if (found) return found;
+  }
+  return undefined;
+}
