@@ -18,6 +18,8 @@ import { boundedParserCache } from './graphql/document-cache.ts';
 import { useGraphqlLimits } from './graphql/limits.ts';
 import { corsOption, useCorsVary } from './http/cors.ts';
 import { maskKeepingCause, useUnexpectedErrorLog } from './http/error-log.ts';
+import { useFileDownloads } from './modules/content/file-download.plugin.ts';
+import { fileUrlKey } from './modules/content/file-urls.ts';
 import { guardRequestHooks } from './http/request-guard.ts';
 import { useRateLimit } from './http/rate-limit.ts';
 import { openRateLimitStore } from './http/rate-limit-store.ts';
@@ -153,6 +155,8 @@ export function createApp(options: AppOptions) {
     clock: options.clock ?? systemClock,
     logger,
   };
+  // Read the download-URL signing key now rather than in the first request that lists files.
+  fileUrlKey(services.db).catch((error) => logger.warn({ err: error }, 'file URL key not read yet; the first file list will read it'));
   const adminRoutes = Object.values(restRoutes).filter((r) => r.tags.includes('admin'));
   const rateLimitStore = config.rateLimit.enabled
     ? openRateLimitStore({ redisUrl: config.redisUrl, pool: options.database.pool, logger })
@@ -191,6 +195,7 @@ export function createApp(options: AppOptions) {
       ...(rateLimit ? [rateLimit.beforeAuthentication] : []),
       useBodyLimit({ maxBytes: config.limits.maxBodyBytes, graphqlPath: GRAPHQL_PATH }),
       useSamlSignIn(services),
+      useFileDownloads(services),
       useAuthentication({
         db: services.db,
         clock: services.clock,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { putDocuments } from '../src/modules/content/document-store.ts';
-import { addPages, buildMember, buildOrganization, buildSpace } from './factories.ts';
+import { addFiles, addPages, buildMember, buildOrganization, buildSpace } from './factories.ts';
 import { expectOk, gqlData } from './support/assertions.ts';
 import { validateGitBookResponse } from './support/gitbook-openapi.ts';
 import { refusalMatrix, type RefusalOp } from './support/refusals.ts';
@@ -180,6 +180,109 @@ refusalMatrix(
     unknown: { s: 'unknownSpace00000001' },
     unchanged: async (w) => {
       expect(await h.db.page.count({ where: { revisionId: w.space.revision } })).toBe(5);
+    },
+  },
+);
+
+describe('files: GET /spaces/{spaceId}/content/files[/{fileId}] and signed downloads', () => {
+  const PNG = new Uint8Array(Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'));
+  async function spaceWithFiles() {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const space = await buildSpace(admin, o);
+    await addFiles(h.db, space.revision, [
+      { id: 'f-logo', name: 'logo.png', contentType: 'image/png', bytes: PNG, width: 1, height: 1 },
+      { id: 'f-page', name: 'évil page.html', contentType: 'text/html', bytes: new Uint8Array(Buffer.from('<script>alert(1)</script>')) },
+      { id: 'f-copy', name: 'another-logo.png', contentType: 'image/png', bytes: new Uint8Array(PNG) },
+    ]);
+    return { admin, o, space };
+  }
+  const filesPath = (s: string) => `/v1/spaces/${s}/content/files`;
+
+  it('REST and GraphQL: files by name with size, dimensions and a download URL; one blob for identical bytes', async () => {
+    const { admin, space } = await spaceWithFiles();
+    const list = expectOk(await admin.rest('GET', filesPath(space.id)), 200, 'listFiles');
+    expect(list.items.map((f: { name: string }) => f.name)).toEqual(['another-logo.png', 'logo.png', 'évil page.html']);
+    expect(list.count).toBe(3);
+    const logo = list.items[1];
+    expect(logo).toMatchObject({ id: 'f-logo', contentType: 'image/png', size: PNG.byteLength, dimensions: { width: 1, height: 1 } });
+    expect(list.items[2]).not.toHaveProperty('dimensions');
+    expect(logo.downloadURL).toMatch(/^http:\/\/localhost:4000\/files\/[0-9a-f]{64}\/logo\.png\?/);
+    expect(await h.db.fileBlob.count({ where: { hash: (await h.db.file.findFirstOrThrow({ where: { id: 'f-logo', revisionId: space.revision } })).blobHash } })).toBe(1);
+
+    expect(expectOk(await admin.rest('GET', `${filesPath(space.id)}/f-logo`), 200, 'getFileById')).toEqual(logo);
+    const paged = expectOk(await admin.rest('GET', `${filesPath(space.id)}?limit=2`));
+    expect(paged.items).toHaveLength(2);
+    const rest = expectOk(await admin.rest('GET', `${filesPath(space.id)}?limit=2&page=${paged.next.page}`));
+    expect(rest.items.map((f: { id: string }) => f.id)).toEqual(['f-page']);
+
+    const graph = gqlData(await admin.gql('query($s: String!) { spaceFiles(spaceId: $s) { count items { id name size downloadURL } } }', { s: space.id }), 'spaceFiles');
+    expect(graph.items.map((f: { id: string }) => f.id)).toEqual(['f-copy', 'f-logo', 'f-page']);
+    const missing = await admin.rest('GET', `${filesPath(space.id)}/nope`);
+    expect(missing.status).toBe(404);
+  });
+
+  it('a download URL serves the bytes with their type, length, ETag and disposition, without a token', async () => {
+    const { admin, space } = await spaceWithFiles();
+    const [, logo, page] = expectOk(await admin.rest('GET', filesPath(space.id))).items;
+    const res = await h.app.fetch(logo.downloadURL);
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(Buffer.from(PNG));
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('content-length')).toBe(String(PNG.byteLength));
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(res.headers.get('content-disposition')).toBe(`inline; filename="logo.png"; filename*=UTF-8''logo.png`);
+    expect((await h.app.fetch(logo.downloadURL, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const head = await h.app.fetch(logo.downloadURL, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length')]).toEqual([200, String(PNG.byteLength)]);
+
+    // HTML (or anything that is not a plain image) is only ever downloaded, never rendered on our origin.
+    const html = await h.app.fetch(page.downloadURL);
+    expect(html.headers.get('content-disposition')).toBe(`attachment; filename="_vil page.html"; filename*=UTF-8''%C3%A9vil%20page.html`);
+  });
+
+  it('a tampered or expired download URL is a 403; the signature covers hash, name, type and expiry', async () => {
+    const { admin, space } = await spaceWithFiles();
+    const logo = expectOk(await admin.rest('GET', `${filesPath(space.id)}/f-logo`));
+    const url = new URL(logo.downloadURL);
+    const tampered = (change: (u: URL) => void) => {
+      const copy = new URL(url);
+      change(copy);
+      return h.app.fetch(copy.toString());
+    };
+    for (const res of [
+      await tampered((u) => u.searchParams.set('type', 'text/html')),
+      await tampered((u) => (u.pathname = u.pathname.replace('logo.png', 'logo.html'))),
+      await tampered((u) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600))),
+      await tampered((u) => u.searchParams.set('signature', 'x'.repeat(43))),
+      await tampered((u) => (u.pathname = `/files/${'0'.repeat(64)}/logo.png`)),
+    ]) {
+      expect(res.status).toBe(403);
+      expect((await res.json()).error.code).toBe(403);
+    }
+    h.clock.advance(3 * 3600 * 1000);
+    const expired = await h.app.fetch(logo.downloadURL);
+    expect(expired.status).toBe(403);
+    expect((await expired.json()).error.message).toContain('expired');
+  });
+});
+
+refusalMatrix(
+  [
+    { name: 'list files', rest: ({ s }) => ['GET', `/v1/spaces/${s}/content/files`], gql: ({ s }) => ['query($s: String!) { spaceFiles(spaceId: $s) { count } }', { s }] },
+    { name: 'get file', rest: ({ s }) => ['GET', `/v1/spaces/${s}/content/files/f1`], gql: ({ s }) => ['query($s: String!) { spaceFile(spaceId: $s, fileId: "f1") { id } }', { s }] },
+  ],
+  {
+    h,
+    setup: async () => {
+      const w = await spaceWithTree();
+      await addFiles(h.db, w.space.revision, [{ id: 'f1', name: 'a.txt', contentType: 'text/plain', bytes: new Uint8Array(Buffer.from('a')) }]);
+      return w;
+    },
+    ids: (w) => ({ s: w.space.id }),
+    unknown: { s: 'unknownSpace00000001' },
+    unchanged: async (w) => {
+      expect(await h.db.file.count({ where: { revisionId: w.space.revision } })).toBe(1);
     },
   },
 );

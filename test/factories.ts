@@ -13,6 +13,7 @@
 import type { Db } from '../src/db/client.ts';
 import type { Role } from '../src/generated/prisma/client.ts';
 import { putDocuments } from '../src/modules/content/document-store.ts';
+import { databaseFileStore } from '../src/modules/content/file-store.ts';
 import { createUserWithToken } from '../src/modules/users/user.service.ts';
 import { expectOk } from './support/assertions.ts';
 import { callerFor, type Caller, type Harness } from './support/harness.ts';
@@ -127,4 +128,12 @@ export async function addPages(db: Db, revisionId: string, pages: PageSeed[]) {
 export async function pagesOf(db: Db, revisionId: string) {
   const pages = await db.page.findMany({ where: { revisionId }, orderBy: { id: 'asc' }, include: { document: true } });
   return pages.map((p) => ({ id: p.id, title: p.title, path: p.path, markdown: p.document?.markdown ?? null }));
+}
+
+/** Files written straight into a revision, until content editing exists: bytes through the file store. */
+export async function addFiles(db: Db, revisionId: string, files: { id: string; name: string; contentType: string; bytes: Uint8Array<ArrayBuffer>; width?: number; height?: number }[]) {
+  for (const f of files) {
+    const { hash, size } = await databaseFileStore.put(db, f.bytes);
+    await db.file.create({ data: { revisionId, id: f.id, name: f.name, contentType: f.contentType, size, width: f.width, height: f.height, blobHash: hash } });
+  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller } from './support/harness.ts';
-import { addPages, buildMember, buildOrganization } from './factories.ts';
+import { addFiles, addPages, buildMember, buildOrganization } from './factories.ts';
 import { useHarness } from './support/harness.ts';
 import { ROUTE_BUDGETS } from './support/route-budgets.ts';
 
@@ -98,6 +98,7 @@ describe('statement budget per GET route (token, access, page, count)', () => {
     await admin.rest('POST', `/v1/orgs/${o}/custom-fields`, { name: 'owner', type: 'text' });
     await admin.rest('PATCH', `/v1/spaces/${space.id}/custom-fields`, { values: { owner: { value: 'x' } } });
     await addPages(h.db, space.revision, [{ id: 'budget-page', title: 'Budget', path: 'budget' }, { id: 'child', title: 'Child', path: 'budget/child' }]);
+    await addFiles(h.db, space.revision, ['budget-file', 'other-file'].map((id) => ({ id, name: `${id}.txt`, contentType: 'text/plain', bytes: new Uint8Array(Buffer.from(id)) })));
     const link = (await admin.rest('POST', `/v1/orgs/${o}/link-invites`, { role: 'read' })).body;
     const saml = (await admin.rest('POST', `/v1/orgs/${o}/saml`, { label: 'IdP' })).body;
     await admin.rest('POST', `/v1/orgs/${o}/invites`, { emails: [reader.email.replace('@', '+x@'), 'someone@example.com'] });
@@ -110,6 +111,7 @@ describe('statement budget per GET route (token, access, page, count)', () => {
         .replace('{c}', collection.id)
         .replace('{s}', space.id)
         .replace('{pg}', 'budget-page')
+        .replace('{fl}', 'budget-file')
         .replace('{f}', 'owner')
         .replace('{i}', link.id)
         .replace('{p}', saml.id)

@@ -25,6 +25,8 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/spaces/{s}/links': 4,
   'GET /v1/spaces/{s}/content/pages': 3,
   'GET /v1/spaces/{s}/content/page/{pg}': 3,
+  'GET /v1/spaces/{s}/content/files': 4,
+  'GET /v1/spaces/{s}/content/files/{fl}': 3,
   'GET /v1/spaces/{s}/custom-fields': 3,
   'GET /v1/orgs/{o}/custom-fields': 4,
   'GET /v1/orgs/{o}/custom-fields/{f}': 3,

@@ -4,5 +4,7 @@ const tags = ['space-content'];
 
 export const contentRoutes: RouteTable = {
   'Query.spaceContentPages': { method: 'GET', path: '/spaces/{spaceId}/content/pages', tags },
+  'Query.spaceFiles': { method: 'GET', path: '/spaces/{spaceId}/content/files', tags },
+  'Query.spaceFile': { method: 'GET', path: '/spaces/{spaceId}/content/files/{fileId}', tags },
   'Query.spacePage': { method: 'GET', path: '/spaces/{spaceId}/content/page/{pageId}', tags },
 };

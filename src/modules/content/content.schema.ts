@@ -1,5 +1,8 @@
 import { builder } from '../../graphql/builder.ts';
-import { getSpacePage, listSpacePages } from './content.service.ts';
+import type { File } from '../../generated/prisma/client.ts';
+import { listArgs, listType } from '../../graphql/list.ts';
+import { getSpaceFile, getSpacePage, listSpaceFiles, listSpacePages } from './content.service.ts';
+import { signedFileUrl } from './file-urls.ts';
 
 const RevisionPageTree = builder.simpleObject('RevisionPageTree', {
   description: 'The page tree of a revision',
@@ -16,6 +19,32 @@ const DocumentFormatEnum = builder.enumType('DocumentFormat', {
   values: ['document', 'markdown'] as const,
 });
 
+const FileDimensions = builder.simpleObject('FileDimensions', {
+  fields: (t) => ({ width: t.int(), height: t.int() }),
+});
+
+export const RevisionFileRef = builder.objectRef<File>('RevisionFile');
+RevisionFileRef.implement({
+  description: 'A file of a revision',
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    name: t.exposeString('name'),
+    contentType: t.exposeString('contentType'),
+    size: t.exposeInt('size'),
+    dimensions: t.field({
+      type: FileDimensions,
+      nullable: true,
+      description: 'Images only',
+      resolve: (f) => (f.width !== null && f.height !== null ? { width: f.width, height: f.height } : null),
+    }),
+    downloadURL: t.string({
+      description: 'Serves the bytes without a token, through a signature in the URL; valid for one to two hours',
+      resolve: (f, _args, ctx) => signedFileUrl(ctx.db, ctx.config.publicUrl, { hash: f.blobHash, name: f.name, contentType: f.contentType }, ctx.clock.now()),
+    }),
+  }),
+});
+const RevisionFileList = listType('RevisionFile', RevisionFileRef);
+
 const revisionReadArgs = builder.args((t) => ({
   metadata: t.boolean({ description: 'false leaves out git metadata (there is none yet)' }),
   computed: t.boolean({ description: 'false skips computed content (there is none yet)' }),
@@ -27,6 +56,22 @@ builder.queryFields((t) => ({
     description: "The page tree of a space's active revision, without bodies",
     args: { spaceId: t.arg.string({ required: true, description: 'ID of the space' }), ...revisionReadArgs },
     resolve: (_root, args, ctx) => listSpacePages(ctx, args.spaceId),
+  }),
+  spaceFiles: t.field({
+    type: RevisionFileList,
+    description: "Files of a space's active revision, by name",
+    args: { spaceId: t.arg.string({ required: true, description: 'ID of the space' }), ...listArgs, ...revisionReadArgs },
+    resolve: (_root, { spaceId, page, limit }, ctx) => listSpaceFiles(ctx, spaceId, { page, limit }),
+  }),
+  spaceFile: t.field({
+    type: RevisionFileRef,
+    description: "A file of a space's active revision",
+    args: {
+      spaceId: t.arg.string({ required: true, description: 'ID of the space' }),
+      fileId: t.arg.string({ required: true, description: 'ID of the file' }),
+      ...revisionReadArgs,
+    },
+    resolve: (_root, args, ctx) => getSpaceFile(ctx, args.spaceId, args.fileId),
   }),
   spacePage: t.field({
     type: 'JSON',

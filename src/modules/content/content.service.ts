@@ -1,6 +1,7 @@
 import type { Page } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
+import { paginate, type ListArgs } from '../../core/pagination.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { spaceFor } from '../spaces/content-access.ts';
 import { markdownToDocument } from './markdown-document.ts';
@@ -45,4 +46,26 @@ export async function getSpacePage(ctx: Context, spaceId: string, pageId: string
     else json.document = markdownToDocument(markdown);
   }
   return json;
+}
+
+/** `GET /spaces/{id}/content/files`: the files of the active revision, by name (then ID), paged. */
+export async function listSpaceFiles(ctx: Context, spaceId: string, args: ListArgs) {
+  const { space } = await spaceFor(ctx, spaceId, 'read');
+  return paginate({
+    args,
+    keys: [
+      { field: 'name', direction: 'asc' },
+      { field: 'id', direction: 'asc' },
+    ],
+    where: { revisionId: space.revisionId ?? '' },
+    model: ctx.db.file,
+  });
+}
+
+/** `GET /spaces/{id}/content/files/{fileId}`: one file of the active revision. */
+export async function getSpaceFile(ctx: Context, spaceId: string, fileId: string) {
+  const { space } = await spaceFor(ctx, spaceId, 'read');
+  const file = await ctx.db.file.findUnique({ where: { revisionId_id: { revisionId: space.revisionId ?? '', id: fileId } } });
+  if (!file) throw new NotFoundError(`File "${fileId}" not found in this space`);
+  return file;
 }

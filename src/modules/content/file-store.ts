@@ -12,7 +12,7 @@ export interface FileStore {
   /** Stores the bytes (once: the same bytes already stored are not written again); answers their hash. */
   put(db: Db, bytes: Uint8Array<ArrayBuffer>): Promise<{ hash: string; size: number }>;
   /** The bytes of a hash, or null when nothing is stored under it. */
-  get(db: Db, hash: string): Promise<Uint8Array | null>;
+  get(db: Db, hash: string): Promise<Uint8Array<ArrayBuffer> | null>;
 }
 
 /**
