@@ -286,3 +286,48 @@ refusalMatrix(
     },
   },
 );
+
+describe('GET /spaces/{spaceId}/content (the active revision)', () => {
+  const REVISION_QUERY = 'query($s: String!) { spaceContent(spaceId: $s) { object id parents type createdAt pages files { id name downloadURL } reusableContents tags urls { app published public } } }';
+
+  it('REST and GraphQL: the revision with its page tree (no bodies) and its files, in one read', async () => {
+    const { admin, space } = await spaceWithTree();
+    await addFiles(h.db, space.revision, [{ id: 'f1', name: 'notes.txt', contentType: 'text/plain', bytes: new Uint8Array(Buffer.from('notes')) }]);
+    const res = await admin.rest('GET', `/v1/spaces/${space.id}/content`);
+    // Pages carry no bodies here either: the one requirement of GitBook's schema waived.
+    expect(validateGitBookResponse('getCurrentRevision', res.status, res.body, { ignoreMissing: ['MarkdownDocument.markdown'] })).toEqual([]);
+    const revision = expectOk(res);
+    expect(revision).toMatchObject({ object: 'revision', id: space.revision, parents: [], type: 'edits', reusableContents: [], tags: [] });
+    expect(revision.urls.app).toContain(space.revision);
+    expect(revision.urls).not.toHaveProperty('published');
+    expect(shape(revision.pages)).toEqual([
+      ['guides', [['start', [['deep', []]]], ['faq', []]]],
+      ['api', []],
+    ]);
+    expect(revision.files).toEqual([expect.objectContaining({ id: 'f1', name: 'notes.txt', size: 5, downloadURL: expect.stringContaining('/files/') })]);
+
+    const graph = gqlData(await admin.gql(REVISION_QUERY, { s: space.id }), 'spaceContent');
+    expect(graph.pages).toEqual(revision.pages);
+    expect(graph.files.map((f: { id: string }) => f.id)).toEqual(['f1']);
+
+    // One read whatever the size of the tree (token, access, the revision with its pages and files).
+    await new Promise((r) => setTimeout(r, 50));
+    const before = h.store.queries.length;
+    await admin.rest('GET', `/v1/spaces/${space.id}/content?metadata=false`);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(h.store.queries.length - before).toBeLessThanOrEqual(3);
+  });
+});
+
+refusalMatrix(
+  [{ name: 'get revision', rest: ({ s }) => ['GET', `/v1/spaces/${s}/content`], gql: ({ s }) => ['query($s: String!) { spaceContent(spaceId: $s) { id } }', { s }] }],
+  {
+    h,
+    setup: spaceWithTree,
+    ids: (w) => ({ s: w.space.id }),
+    unknown: { s: 'unknownSpace00000001' },
+    unchanged: async (w) => {
+      expect(await h.db.page.count({ where: { revisionId: w.space.revision } })).toBe(5);
+    },
+  },
+);

@@ -23,6 +23,7 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/orgs/{o}/spaces': 4,
   'GET /v1/spaces/{s}': 3,
   'GET /v1/spaces/{s}/links': 4,
+  'GET /v1/spaces/{s}/content': 3,
   'GET /v1/spaces/{s}/content/pages': 3,
   'GET /v1/spaces/{s}/content/page/{pg}': 3,
   'GET /v1/spaces/{s}/content/files': 4,

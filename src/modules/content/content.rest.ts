@@ -3,6 +3,7 @@ import type { RouteTable } from '../../rest/route-table.ts';
 const tags = ['space-content'];
 
 export const contentRoutes: RouteTable = {
+  'Query.spaceContent': { method: 'GET', path: '/spaces/{spaceId}/content', tags },
   'Query.spaceContentPages': { method: 'GET', path: '/spaces/{spaceId}/content/pages', tags },
   'Query.spaceFiles': { method: 'GET', path: '/spaces/{spaceId}/content/files', tags },
   'Query.spaceFile': { method: 'GET', path: '/spaces/{spaceId}/content/files/{fileId}', tags },

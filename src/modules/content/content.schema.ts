@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import type { File } from '../../generated/prisma/client.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
-import { getSpaceFile, getSpacePage, listSpaceFiles, listSpacePages } from './content.service.ts';
+import { getSpaceFile, getSpacePage, getSpaceRevision, listSpaceFiles, listSpacePages } from './content.service.ts';
 import { signedFileUrl } from './file-urls.ts';
 
 const RevisionPageTree = builder.simpleObject('RevisionPageTree', {
@@ -45,12 +45,47 @@ RevisionFileRef.implement({
 });
 const RevisionFileList = listType('RevisionFile', RevisionFileRef);
 
+const RevisionUrls = builder.simpleObject('RevisionUrls', {
+  fields: (t) => ({
+    app: t.string({ description: 'The revision in the application' }),
+    published: t.string({ nullable: true, description: 'Published URL; only when the space is not private' }),
+    public: t.string({ nullable: true, description: 'Public URL; only when the space is public' }),
+  }),
+});
+
+type RevisionView = Awaited<ReturnType<typeof getSpaceRevision>>;
+const RevisionRef = builder.objectRef<RevisionView>('Revision').implement({
+  description: 'An immutable state of a space\'s content: its page tree and its files',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'revision' }),
+    id: t.string({ resolve: (r) => r.revision.id }),
+    parents: t.stringList({ description: 'The revisions it was made from (a merge has two)', resolve: (r) => r.revision.parents }),
+    type: t.string({ description: 'edits, merge, rollback, update or computed', resolve: (r) => r.revision.type }),
+    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.revision.createdAt }),
+    pages: t.field({
+      type: 'JSON',
+      description: "The page tree: GitBook's RevisionPage objects, children (in order) under `pages`; no bodies",
+      resolve: (r) => r.pages,
+    }),
+    files: t.field({ type: [RevisionFileRef], resolve: (r) => r.files }),
+    reusableContents: t.field({ type: 'JSON', description: 'Reusable content blocks (none yet)', resolve: () => [] }),
+    tags: t.field({ type: 'JSON', description: 'Tags of the revision (none yet)', resolve: () => [] }),
+    urls: t.field({ type: RevisionUrls, resolve: (r) => r.urls }),
+  }),
+});
+
 const revisionReadArgs = builder.args((t) => ({
   metadata: t.boolean({ description: 'false leaves out git metadata (there is none yet)' }),
   computed: t.boolean({ description: 'false skips computed content (there is none yet)' }),
 }));
 
 builder.queryFields((t) => ({
+  spaceContent: t.field({
+    type: RevisionRef,
+    description: "A space's active revision: its page tree (without bodies) and its files",
+    args: { spaceId: t.arg.string({ required: true, description: 'ID of the space' }), ...revisionReadArgs },
+    resolve: (_root, args, ctx) => getSpaceRevision(ctx, args.spaceId),
+  }),
   spaceContentPages: t.field({
     type: RevisionPageTree,
     description: "The page tree of a space's active revision, without bodies",

@@ -69,3 +69,30 @@ export async function getSpaceFile(ctx: Context, spaceId: string, fileId: string
   if (!file) throw new NotFoundError(`File "${fileId}" not found in this space`);
   return file;
 }
+
+/**
+ * `GET /spaces/{id}/content`: the space's active revision with its page tree (no bodies) and its
+ * files, in one statement (the revision row with its pages and files joined).
+ */
+export async function getSpaceRevision(ctx: Context, spaceId: string) {
+  const { space } = await spaceFor(ctx, spaceId, 'read');
+  const revision = space.revisionId
+    ? await ctx.db.revision.findUnique({
+        where: { id: space.revisionId },
+        relationLoadStrategy: 'join',
+        include: { pages: { orderBy: [{ position: 'asc' }, { id: 'asc' }] }, files: { orderBy: [{ name: 'asc' }, { id: 'asc' }] } },
+      })
+    : null;
+  if (!revision) throw new NotFoundError(`Space "${spaceId}" has no content`);
+  const published = `${ctx.config.publicUrl}/s/${space.id}/`;
+  return {
+    revision,
+    pages: pageTreeJson(buildPageTree(space.id, revision.pages), ctx.config.appUrl),
+    files: revision.files,
+    urls: {
+      app: `${ctx.config.appUrl}/s/${space.id}/~/revisions/${revision.id}/`,
+      published: space.visibility === 'private' ? null : published,
+      public: space.visibility === 'public' ? published : null,
+    },
+  };
+}
