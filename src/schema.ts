@@ -4,6 +4,7 @@ import { withDatabaseConflicts } from './graphql/database-conflicts.ts';
 import { withStablePaths } from './graphql/stable-paths.ts';
 import './graphql/scalars.ts';
 import type { DomainModule, RouteTable } from './rest/route-table.ts';
+import { changeRequestsModule } from './modules/change-requests/index.ts';
 import { collectionsModule } from './modules/collections/index.ts';
 import { contentModule } from './modules/content/index.ts';
 import { customFieldsModule } from './modules/custom-fields/index.ts';
@@ -27,6 +28,7 @@ const modules: DomainModule[] = [
   invitesModule,
   spacesModule,
   contentModule,
+  changeRequestsModule,
   collectionsModule,
   customFieldsModule,
   ssoModule,

@@ -98,6 +98,9 @@ describe('statement budget per GET route (token, access, page, count)', () => {
     await admin.rest('POST', `/v1/orgs/${o}/custom-fields`, { name: 'owner', type: 'text' });
     await admin.rest('PATCH', `/v1/spaces/${space.id}/custom-fields`, { values: { owner: { value: 'x' } } });
     await addPages(h.db, space.revision, [{ id: 'budget-page', title: 'Budget', path: 'budget' }, { id: 'child', title: 'Child', path: 'budget/child' }]);
+    for (let i = 0; i < 3; i++) await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: `CR ${i}` });
+    const changeRequest = (await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Budget' })).body;
+    await admin.rest('PATCH', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`, { status: 'open' });
     await addFiles(h.db, space.revision, ['budget-file', 'other-file'].map((id) => ({ id, name: `${id}.txt`, contentType: 'text/plain', bytes: new Uint8Array(Buffer.from(id)) })));
     const link = (await admin.rest('POST', `/v1/orgs/${o}/link-invites`, { role: 'read' })).body;
     const saml = (await admin.rest('POST', `/v1/orgs/${o}/saml`, { label: 'IdP' })).body;
@@ -112,6 +115,7 @@ describe('statement budget per GET route (token, access, page, count)', () => {
         .replace('{s}', space.id)
         .replace('{pg}', 'budget-page')
         .replace('{fl}', 'budget-file')
+        .replace('{cr}', changeRequest.id)
         .replace('{f}', 'owner')
         .replace('{i}', link.id)
         .replace('{p}', saml.id)

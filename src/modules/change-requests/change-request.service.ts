@@ -1,0 +1,122 @@
+import type { ChangeRequestStatus, Prisma } from '../../generated/prisma/client.ts';
+import { viewerOf, type Context } from '../../core/context.ts';
+import { authorize } from '../../core/authorization.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../../core/errors.ts';
+import { paginate, type ItemQuery, type ListArgs, withRelations } from '../../core/pagination.ts';
+import { checkLength } from '../../core/validate.ts';
+import { TRANSACTION_OPTIONS } from '../../db/client.ts';
+import { newId } from '../../lib/ids.ts';
+import { spaceFor } from '../spaces/content-access.ts';
+import { changeRequestPolicy, type ChangeRequestActor } from './change-request.policy.ts';
+
+export const MAX_SUBJECT = 100;
+
+/** The space and the caller as the change-request policy sees them (the space must be readable). */
+async function spaceForChangeRequests(ctx: Context, spaceId: string) {
+  const { space, actor } = await spaceFor(ctx, spaceId, 'read');
+  return { space, actor: { ...actor, userId: viewerOf(ctx).user.id } satisfies ChangeRequestActor };
+}
+
+/** A change request of the space, by ID or by number (GitBook's `changeRequestId` accepts both). */
+async function findChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, query?: ItemQuery) {
+  const number = /^[1-9][0-9]{0,8}$/.test(idOrNumber) ? Number(idOrNumber) : null;
+  const where: Prisma.ChangeRequestWhereInput = number === null ? { id: idOrNumber, spaceId } : { spaceId, OR: [{ id: idOrNumber }, { number }] };
+  const found = await ctx.db.changeRequest.findFirst({ relationLoadStrategy: 'join', where, ...(query as object) });
+  if (!found) throw new NotFoundError(`Change request "${idOrNumber}" not found`);
+  return found;
+}
+
+/** `POST /spaces/{id}/change-requests`: a draft whose content starts as the space's current revision. */
+export async function createChangeRequest(ctx: Context, spaceId: string, input: { subject?: string | null }, query?: ItemQuery) {
+  checkLength('subject', input.subject, 0, MAX_SUBJECT);
+  const { space, actor } = await spaceForChangeRequests(ctx, spaceId);
+  authorize(changeRequestPolicy, actor, 'create', { id: '', createdById: null, status: 'draft' });
+  if (!space.revisionId) throw new ConflictError(`Space "${spaceId}" has no content to change`);
+  const revisionId = space.revisionId;
+  const now = ctx.clock.now();
+  const id = newId();
+  await ctx.db.$transaction(async (tx) => {
+    // The space row is locked until commit: numbers are unique and never reused, across instances.
+    const { lastChangeRequestNumber: number } = await tx.space.update({
+      where: { id: space.id },
+      data: { lastChangeRequestNumber: { increment: 1 } },
+      select: { lastChangeRequestNumber: true },
+    });
+    await tx.changeRequest.create({
+      data: {
+        id,
+        spaceId: space.id,
+        number,
+        status: 'draft',
+        subject: input.subject ?? '',
+        createdById: actor.userId,
+        revisionId,
+        revisionInitialId: revisionId,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+  }, TRANSACTION_OPTIONS);
+  return findChangeRequest(ctx, space.id, id, query);
+}
+
+export interface ChangeRequestListArgs extends ListArgs {
+  status?: ChangeRequestStatus | null;
+  creator?: string | null;
+}
+
+/** `GET /spaces/{id}/change-requests`: by status (default `open`), newest first. */
+export async function listChangeRequests(ctx: Context, spaceId: string, args: ChangeRequestListArgs, query?: ItemQuery) {
+  const { space } = await spaceForChangeRequests(ctx, spaceId);
+  return paginate({
+    args,
+    keys: [
+      { field: 'createdAt', direction: 'desc', type: 'date' },
+      { field: 'id', direction: 'desc' },
+    ],
+    where: { spaceId: space.id, status: args.status ?? 'open', ...(args.creator ? { createdById: args.creator } : {}) },
+    model: ctx.db.changeRequest,
+    query: withRelations(query, {}),
+  });
+}
+
+export async function getChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, query?: ItemQuery) {
+  const { space } = await spaceForChangeRequests(ctx, spaceId);
+  return findChangeRequest(ctx, space.id, idOrNumber, query);
+}
+
+/** Status moves a PATCH may make: merging is `merge`'s, and merged or archived change requests stay so. */
+const SETTABLE: readonly ChangeRequestStatus[] = ['draft', 'open', 'archived'];
+
+/**
+ * `PATCH /spaces/{id}/change-requests/{cr}`: `subject` (needs `edit`) and `status` among draft, open
+ * and archived (its author or an editor). A merged or archived change request is not reopened: 409.
+ */
+export async function updateChangeRequest(
+  ctx: Context,
+  spaceId: string,
+  idOrNumber: string,
+  input: { subject?: string | null; status?: ChangeRequestStatus | null },
+  query?: ItemQuery,
+) {
+  checkLength('subject', input.subject, 0, MAX_SUBJECT);
+  if (input.status && !SETTABLE.includes(input.status)) {
+    throw new BadRequestError('Invalid "status": a change request is set to draft, open or archived (merging is POST …/merge)');
+  }
+  const { space, actor } = await spaceForChangeRequests(ctx, spaceId);
+  const current = await findChangeRequest(ctx, space.id, idOrNumber);
+  if (input.subject !== undefined && input.subject !== null) authorize(changeRequestPolicy, actor, 'update', current);
+  if (input.status) {
+    authorize(changeRequestPolicy, actor, 'setStatus', current);
+    if (current.status === 'merged' || (current.status === 'archived' && input.status !== 'archived')) {
+      throw new ConflictError(`Change request #${current.number} is ${current.status}: it cannot be set to ${input.status}`);
+    }
+  }
+  const data: Prisma.ChangeRequestUpdateInput = { updatedAt: ctx.clock.now() };
+  if (input.subject !== undefined && input.subject !== null) data.subject = input.subject;
+  if (input.status) data.status = input.status;
+  // Only while it is still what was checked: a concurrent merge or archive wins and this answers 409.
+  const { count } = await ctx.db.changeRequest.updateMany({ where: { id: current.id, status: current.status }, data: data as Prisma.ChangeRequestUpdateManyMutationInput });
+  if (count === 0) throw new ConflictError(`Change request #${current.number} changed meanwhile: retry`);
+  return findChangeRequest(ctx, space.id, current.id, query);
+}

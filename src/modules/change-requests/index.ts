@@ -1,0 +1,5 @@
+import './change-request.schema.ts';
+import type { DomainModule } from '../../rest/route-table.ts';
+import { changeRequestRoutes } from './change-request.rest.ts';
+
+export const changeRequestsModule: DomainModule = { name: 'change-requests', routes: changeRequestRoutes };
