@@ -155,8 +155,12 @@ export function createApp(options: AppOptions) {
     clock: options.clock ?? systemClock,
     logger,
   };
-  // Read the download-URL signing key now rather than in the first request that lists files.
-  fileUrlKey(services.db).catch((error) => logger.warn({ err: error }, 'file URL key not read yet; the first file list will read it'));
+  // Read the download-URL signing key now rather than in the first request that lists files (`ready()`
+  // resolves once it is read; a failure here is retried by that first request).
+  const fileKeyRead = fileUrlKey(services.db).then(
+    () => undefined,
+    (error) => logger.warn({ err: error }, 'file URL key not read yet; the first file list will read it'),
+  );
   const adminRoutes = Object.values(restRoutes).filter((r) => r.tags.includes('admin'));
   const rateLimitStore = config.rateLimit.enabled
     ? openRateLimitStore({ redisUrl: config.redisUrl, pool: options.database.pool, logger })
@@ -227,8 +231,10 @@ export function createApp(options: AppOptions) {
     logger,
     /** Where rate-limit counters live (`memory`, `postgres`, `redis`); null when rate limiting is off. */
     rateLimitStore: rateLimitStore?.kind ?? null,
-    /** Resolves once the rate-limit store answers (Redis: connected). */
-    ready: () => rateLimitStore?.ready() ?? Promise.resolve(),
+    /** Resolves once the rate-limit store answers (Redis: connected) and the file URL key is read. */
+    ready: async () => {
+      await Promise.all([rateLimitStore?.ready(), fileKeyRead]);
+    },
     /** Releases what the app opened besides the database (the Redis connection of rate limiting). */
     close: () => rateLimitStore?.close() ?? Promise.resolve(),
   };

@@ -36,6 +36,7 @@ export function useClientServer(options: { realClock?: boolean } = {}): ClientSe
     context.endpoint = `http://127.0.0.1:${port}`;
     const config = buildConfig({ port, host: '127.0.0.1', publicUrl: context.endpoint, logLevel: 'silent', adminToken: ADMIN_TOKEN });
     context.app = createApp({ database: context.store.database, config, clock: options.realClock ? systemClock : context.clock });
+    await context.app.ready();
   });
   afterAll(async () => {
     if (server) {

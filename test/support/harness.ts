@@ -46,6 +46,8 @@ export function useHarness(overrides: ConfigInput = {}, serverUrl?: string | nul
     harness.clock = new TestClock();
     harness.db = harness.store.database.prisma;
     harness.app = createApp({ database: harness.store.database, config: harness.config, clock: harness.clock });
+    // What the app reads at start (the file URL key) is read before tests count statements.
+    await harness.app.ready();
   });
   afterAll(async () => {
     await harness.store?.close();
@@ -65,6 +67,7 @@ export function useTwoInstances(serverUrl: string): TwoInstances {
   beforeAll(async () => {
     database = await openDatabase({ databaseUrl: h.store.url! });
     const app = createApp({ database, config: h.config, clock: h.clock });
+    await app.ready();
     h.second = { ...h, app, db: database.prisma };
   });
   afterAll(async () => {
