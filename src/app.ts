@@ -41,10 +41,10 @@ export interface AppOptions {
 /** `/healthz`: 200 when the database answers, 503 otherwise. No authentication. */
 function useHealthCheck(database: Database): Plugin {
   return {
-    async onRequest({ url, endResponse }) {
+    // Synchronous for every other path: an async hook costs each request a promise and a microtask hop.
+    onRequest({ url, endResponse }) {
       if (url.pathname !== '/healthz') return;
-      const ok = await database.ping();
-      endResponse(Response.json({ status: ok ? 'ok' : 'unavailable' }, { status: ok ? 200 : 503 }));
+      return database.ping().then((ok) => endResponse(Response.json({ status: ok ? 'ok' : 'unavailable' }, { status: ok ? 200 : 503 })));
     },
   };
 }

@@ -21,29 +21,34 @@ function contentDisposition(name: string, contentType: string): string {
  */
 export function useFileDownloads(services: AppServices): Plugin {
   return {
-    async onRequest({ request, url, endResponse, serverContext }) {
-      if (!url.pathname.startsWith(`${FILES_BASE_PATH}/`)) return;
-      (serverContext as { route?: string }).route = `${FILES_BASE_PATH}/{hash}/{name}`;
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        return endResponse(errorResponse(405, `Use GET on ${FILES_BASE_PATH}`, { Allow: 'GET, HEAD' }));
-      }
-      const now = services.clock.now();
-      const target = await verifyFileUrl(services.db, url, now);
-      if (target === 'invalid') return endResponse(errorResponse(403, 'Invalid download URL'));
-      if (target === 'expired') return endResponse(errorResponse(403, 'This download URL has expired: ask the API for a new one'));
-      const etag = `"${target.hash}"`;
-      const headers = {
-        'Content-Type': target.contentType,
-        ETag: etag,
-        'Content-Disposition': contentDisposition(target.name, target.contentType),
-        'Cache-Control': 'private, max-age=3600',
-      };
-      if (request.headers.get('if-none-match') === etag) return endResponse(new Response(null, { status: 304, headers }));
-      const bytes = await databaseFileStore.get(services.db, target.hash);
-      if (!bytes) return endResponse(errorResponse(404, 'File not found'));
-      endResponse(
-        new Response(request.method === 'HEAD' ? null : bytes, { headers: { ...headers, 'Content-Length': String(bytes.byteLength) } }),
-      );
+    // Synchronous for every other path (no promise per request); downloads continue in `download`.
+    onRequest(payload) {
+      if (!payload.url.pathname.startsWith(`${FILES_BASE_PATH}/`)) return;
+      return download(payload);
     },
   };
+
+  async function download({ request, url, endResponse, serverContext }: Parameters<NonNullable<Plugin['onRequest']>>[0]) {
+    (serverContext as { route?: string }).route = `${FILES_BASE_PATH}/{hash}/{name}`;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return endResponse(errorResponse(405, `Use GET on ${FILES_BASE_PATH}`, { Allow: 'GET, HEAD' }));
+    }
+    const now = services.clock.now();
+    const target = await verifyFileUrl(services.db, url, now);
+    if (target === 'invalid') return endResponse(errorResponse(403, 'Invalid download URL'));
+    if (target === 'expired') return endResponse(errorResponse(403, 'This download URL has expired: ask the API for a new one'));
+    const etag = `"${target.hash}"`;
+    const headers = {
+      'Content-Type': target.contentType,
+      ETag: etag,
+      'Content-Disposition': contentDisposition(target.name, target.contentType),
+      'Cache-Control': 'private, max-age=3600',
+    };
+    if (request.headers.get('if-none-match') === etag) return endResponse(new Response(null, { status: 304, headers }));
+    const bytes = await databaseFileStore.get(services.db, target.hash);
+    if (!bytes) return endResponse(errorResponse(404, 'File not found'));
+    endResponse(
+      new Response(request.method === 'HEAD' ? null : bytes, { headers: { ...headers, 'Content-Length': String(bytes.byteLength) } }),
+    );
+  }
 }

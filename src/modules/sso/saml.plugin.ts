@@ -63,24 +63,30 @@ async function handle(services: AppServices, request: Request, url: URL, provide
  */
 export function useSamlSignIn(services: AppServices): Plugin {
   return {
-    async onRequest({ request, url, endResponse, serverContext }) {
-      if (url.pathname !== SSO_BASE_PATH && !url.pathname.startsWith(`${SSO_BASE_PATH}/`)) return;
-      const route = parseSsoPath(url.pathname);
-      if (!route) return endResponse(errorResponse(404, `No route ${request.method} ${url.pathname}`));
-      (serverContext as { route?: string }).route =
-        `${SSO_BASE_PATH}/{providerId}${route.endpoint === 'metadata' ? '' : `/${route.endpoint}`}`;
-      const method = route.endpoint === 'acs' ? 'POST' : 'GET';
-      if (request.method !== method) {
-        return endResponse(errorResponse(405, `Use ${method} on ${url.pathname}`, { Allow: method }));
-      }
-      try {
-        endResponse(await handle(services, request, url, route.providerId, route.endpoint));
-      } catch (error) {
-        if (error instanceof AppError) return endResponse(errorResponse(error.status, error.message));
-        if (error instanceof BodyTooLargeError) return endResponse(payloadTooLarge(error, false));
-        requestLogger(serverContext, services.logger).error({ err: error }, 'SAML sign-in failed');
-        endResponse(errorResponse(500, 'Internal server error'));
-      }
+    // Synchronous for every other path (no promise per request); the SSO paths continue in `signIn`.
+    onRequest(payload) {
+      const { pathname } = payload.url;
+      if (pathname !== SSO_BASE_PATH && !pathname.startsWith(`${SSO_BASE_PATH}/`)) return;
+      return signIn(payload);
     },
   };
+
+  async function signIn({ request, url, endResponse, serverContext }: Parameters<NonNullable<Plugin['onRequest']>>[0]) {
+    const route = parseSsoPath(url.pathname);
+    if (!route) return endResponse(errorResponse(404, `No route ${request.method} ${url.pathname}`));
+    (serverContext as { route?: string }).route =
+      `${SSO_BASE_PATH}/{providerId}${route.endpoint === 'metadata' ? '' : `/${route.endpoint}`}`;
+    const method = route.endpoint === 'acs' ? 'POST' : 'GET';
+    if (request.method !== method) {
+      return endResponse(errorResponse(405, `Use ${method} on ${url.pathname}`, { Allow: method }));
+    }
+    try {
+      endResponse(await handle(services, request, url, route.providerId, route.endpoint));
+    } catch (error) {
+      if (error instanceof AppError) return endResponse(errorResponse(error.status, error.message));
+      if (error instanceof BodyTooLargeError) return endResponse(payloadTooLarge(error, false));
+      requestLogger(serverContext, services.logger).error({ err: error }, 'SAML sign-in failed');
+      endResponse(errorResponse(500, 'Internal server error'));
+    }
+  }
 }
