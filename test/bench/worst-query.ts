@@ -22,6 +22,7 @@ tuneRuntimeForServer({ embeddedDatabase: !process.env.TEST_DATABASE_URL });
 const store = await createTestDatabase();
 const db = store.database.prisma;
 const app = createApp({ database: store.database, config: buildConfig({ logLevel: 'silent' }) });
+await app.ready();
 const { user, token } = await createUserWithToken(db, { email: 'worst@example.com', displayName: 'Worst' });
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
