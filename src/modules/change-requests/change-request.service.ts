@@ -2,7 +2,7 @@ import type { ChangeRequestStatus, Prisma } from '../../generated/prisma/client.
 import { viewerOf, type Context } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../../core/errors.ts';
-import { paginate, type ItemQuery, type ListArgs, withRelations } from '../../core/pagination.ts';
+import { paginate, type ItemQuery, type ListArgs } from '../../core/pagination.ts';
 import { checkLength } from '../../core/validate.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
@@ -76,7 +76,7 @@ export async function listChangeRequests(ctx: Context, spaceId: string, args: Ch
     ],
     where: { spaceId: space.id, status: args.status ?? 'open', ...(args.creator ? { createdById: args.creator } : {}) },
     model: ctx.db.changeRequest,
-    query: withRelations(query, {}),
+    query,
   });
 }
 

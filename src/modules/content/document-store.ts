@@ -16,11 +16,3 @@ export async function putDocuments(db: Db, markdowns: readonly string[]): Promis
   }
   return hashes;
 }
-
-/** The markdown of each hash (one statement), for the hashes that exist. */
-export async function readDocuments(db: Db, hashes: readonly string[]): Promise<Map<string, string>> {
-  const unique = [...new Set(hashes)];
-  if (!unique.length) return new Map();
-  const rows = await db.document.findMany({ where: { hash: { in: unique } } });
-  return new Map(rows.map((row) => [row.hash, row.markdown]));
-}
