@@ -7,4 +7,9 @@ export const changeRequestRoutes: RouteTable = {
   'Mutation.createChangeRequest': { method: 'POST', path: '/spaces/{spaceId}/change-requests', status: 201, tags },
   'Query.spaceChangeRequest': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags },
   'Mutation.updateChangeRequest': { method: 'PATCH', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags },
+  'Query.changeRequestContent': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content', tags },
+  'Query.changeRequestContentPages': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', tags },
+  'Query.changeRequestFiles': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', tags },
+  'Query.changeRequestFile': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', tags },
+  'Query.changeRequestPage': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', tags },
 };

@@ -12,13 +12,13 @@ import { changeRequestPolicy, type ChangeRequestActor } from './change-request.p
 export const MAX_SUBJECT = 100;
 
 /** The space and the caller as the change-request policy sees them (the space must be readable). */
-async function spaceForChangeRequests(ctx: Context, spaceId: string) {
+export async function spaceForChangeRequests(ctx: Context, spaceId: string) {
   const { space, actor } = await spaceFor(ctx, spaceId, 'read');
   return { space, actor: { ...actor, userId: viewerOf(ctx).user.id } satisfies ChangeRequestActor };
 }
 
 /** A change request of the space, by ID or by number (GitBook's `changeRequestId` accepts both). */
-async function findChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, query?: ItemQuery) {
+export async function findChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, query?: ItemQuery) {
   const number = /^[1-9][0-9]{0,8}$/.test(idOrNumber) ? Number(idOrNumber) : null;
   const where: Prisma.ChangeRequestWhereInput = number === null ? { id: idOrNumber, spaceId } : { spaceId, OR: [{ id: idOrNumber }, { number }] };
   const found = await ctx.db.changeRequest.findFirst({ relationLoadStrategy: 'join', where, ...(query as object) });

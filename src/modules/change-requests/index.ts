@@ -1,4 +1,5 @@
 import './change-request.schema.ts';
+import './change-request-content.schema.ts';
 import type { DomainModule } from '../../rest/route-table.ts';
 import { changeRequestRoutes } from './change-request.rest.ts';
 

@@ -1,10 +1,10 @@
 import { builder } from '../../graphql/builder.ts';
 import type { File } from '../../generated/prisma/client.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
-import { getSpaceFile, getSpacePage, getSpaceRevision, listSpaceFiles, listSpacePages } from './content.service.ts';
+import { getFile, getPage, getRevision, listFiles, listPages, spaceContentSource } from './content.service.ts';
 import { signedFileUrl } from './file-urls.ts';
 
-const RevisionPageTree = builder.simpleObject('RevisionPageTree', {
+export const RevisionPageTree = builder.simpleObject('RevisionPageTree', {
   description: 'The page tree of a revision',
   fields: (t) => ({
     pages: t.field({
@@ -14,7 +14,7 @@ const RevisionPageTree = builder.simpleObject('RevisionPageTree', {
   }),
 });
 
-const DocumentFormatEnum = builder.enumType('DocumentFormat', {
+export const DocumentFormatEnum = builder.enumType('DocumentFormat', {
   description: 'How a page body is returned: a structured document (default) or markdown',
   values: ['document', 'markdown'] as const,
 });
@@ -43,7 +43,7 @@ RevisionFileRef.implement({
     }),
   }),
 });
-const RevisionFileList = listType('RevisionFile', RevisionFileRef);
+export const RevisionFileList = listType('RevisionFile', RevisionFileRef);
 
 const RevisionUrls = builder.simpleObject('RevisionUrls', {
   fields: (t) => ({
@@ -53,8 +53,8 @@ const RevisionUrls = builder.simpleObject('RevisionUrls', {
   }),
 });
 
-type RevisionView = Awaited<ReturnType<typeof getSpaceRevision>>;
-const RevisionRef = builder.objectRef<RevisionView>('Revision').implement({
+type RevisionView = Awaited<ReturnType<typeof getRevision>>;
+export const RevisionRef = builder.objectRef<RevisionView>('Revision').implement({
   description: 'An immutable state of a space\'s content: its page tree and its files',
   fields: (t) => ({
     object: t.string({ resolve: () => 'revision' }),
@@ -74,7 +74,7 @@ const RevisionRef = builder.objectRef<RevisionView>('Revision').implement({
   }),
 });
 
-const revisionReadArgs = builder.args((t) => ({
+export const revisionReadArgs = builder.args((t) => ({
   metadata: t.boolean({ description: 'false leaves out git metadata (there is none yet)' }),
   computed: t.boolean({ description: 'false skips computed content (there is none yet)' }),
 }));
@@ -84,19 +84,19 @@ builder.queryFields((t) => ({
     type: RevisionRef,
     description: "A space's active revision: its page tree (without bodies) and its files",
     args: { spaceId: t.arg.string({ required: true, description: 'ID of the space' }), ...revisionReadArgs },
-    resolve: (_root, args, ctx) => getSpaceRevision(ctx, args.spaceId),
+    resolve: async (_root, args, ctx) => getRevision(ctx, await spaceContentSource(ctx, args.spaceId)),
   }),
   spaceContentPages: t.field({
     type: RevisionPageTree,
     description: "The page tree of a space's active revision, without bodies",
     args: { spaceId: t.arg.string({ required: true, description: 'ID of the space' }), ...revisionReadArgs },
-    resolve: (_root, args, ctx) => listSpacePages(ctx, args.spaceId),
+    resolve: async (_root, args, ctx) => listPages(ctx, await spaceContentSource(ctx, args.spaceId)),
   }),
   spaceFiles: t.field({
     type: RevisionFileList,
     description: "Files of a space's active revision, by name",
     args: { spaceId: t.arg.string({ required: true, description: 'ID of the space' }), ...listArgs, ...revisionReadArgs },
-    resolve: (_root, { spaceId, page, limit }, ctx) => listSpaceFiles(ctx, spaceId, { page, limit }),
+    resolve: async (_root, { spaceId, page, limit }, ctx) => listFiles(ctx, await spaceContentSource(ctx, spaceId), { page, limit }),
   }),
   spaceFile: t.field({
     type: RevisionFileRef,
@@ -106,7 +106,7 @@ builder.queryFields((t) => ({
       fileId: t.arg.string({ required: true, description: 'ID of the file' }),
       ...revisionReadArgs,
     },
-    resolve: (_root, args, ctx) => getSpaceFile(ctx, args.spaceId, args.fileId),
+    resolve: async (_root, args, ctx) => getFile(ctx, await spaceContentSource(ctx, args.spaceId), args.fileId),
   }),
   spacePage: t.field({
     type: 'JSON',
@@ -118,6 +118,6 @@ builder.queryFields((t) => ({
       format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown' }),
       ...revisionReadArgs,
     },
-    resolve: (_root, args, ctx) => getSpacePage(ctx, args.spaceId, args.pageId, args.format ?? 'document'),
+    resolve: async (_root, args, ctx) => getPage(ctx, await spaceContentSource(ctx, args.spaceId), args.pageId, args.format ?? 'document'),
   }),
 }));

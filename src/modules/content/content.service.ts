@@ -1,4 +1,4 @@
-import type { Page } from '../../generated/prisma/client.ts';
+import type { Page, Space } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { paginate, type ListArgs } from '../../core/pagination.ts';
@@ -9,34 +9,49 @@ import { pageJson, pageTreeJson } from './page-json.ts';
 import { buildPageTree, findPage } from './page-tree.ts';
 
 /**
- * `GET /spaces/{id}/content/pages`: the page tree of the space's active revision, without bodies, in
- * one statement whatever its size.
+ * Whose content a read serves: the space's active revision, or a change request's revision. The
+ * caller has been checked for `read` on the space before a source is made.
  */
-export async function listSpacePages(ctx: Context, spaceId: string): Promise<{ pages: object[] }> {
+export interface ContentSource {
+  space: Space;
+  revisionId: string | null;
+  /** Set when reading a change request: its number names it in application URLs. */
+  changeRequest?: { id: string; number: number };
+}
+
+/** The active revision of a space the caller may read. */
+export async function spaceContentSource(ctx: Context, spaceId: string): Promise<ContentSource> {
   const { space } = await spaceFor(ctx, spaceId, 'read');
-  if (!space.revisionId) return { pages: [] };
-  const rows = await ctx.db.page.findMany({ where: { revisionId: space.revisionId }, orderBy: [{ position: 'asc' }, { id: 'asc' }] });
-  return { pages: pageTreeJson(buildPageTree(space.id, rows), ctx.config.appUrl) };
+  return { space, revisionId: space.revisionId };
+}
+
+/**
+ * `GET …/content/pages`: the page tree of the revision, without bodies, in one statement whatever
+ * its size.
+ */
+export async function listPages(ctx: Context, source: ContentSource): Promise<{ pages: object[] }> {
+  if (!source.revisionId) return { pages: [] };
+  const rows = await ctx.db.page.findMany({ where: { revisionId: source.revisionId }, orderBy: [{ position: 'asc' }, { id: 'asc' }] });
+  return { pages: pageTreeJson(buildPageTree(source.space.id, rows), ctx.config.appUrl) };
 }
 
 export type DocumentFormat = 'document' | 'markdown';
 
 /**
- * `GET /spaces/{id}/content/page/{pageId}`: one page of the active revision with its child pages and,
- * for a document page, its body as `markdown` or as a structured `document` (default, as GitBook).
- * One statement: every page of the revision (the children at any depth come from the same rows), with
- * the body joined for the requested page only.
+ * `GET …/content/page/{pageId}`: one page of the revision with its child pages and, for a document
+ * page, its body as `markdown` or as a structured `document` (default, as GitBook). One statement:
+ * every page of the revision (the children at any depth come from the same rows), with the body
+ * joined for the requested page only.
  */
-export async function getSpacePage(ctx: Context, spaceId: string, pageId: string, format: DocumentFormat = 'document') {
-  const { space } = await spaceFor(ctx, spaceId, 'read');
-  const notFound = () => new NotFoundError(`Page "${pageId}" not found in this space`);
-  if (!space.revisionId) throw notFound();
+export async function getPage(ctx: Context, source: ContentSource, pageId: string, format: DocumentFormat = 'document') {
+  const notFound = () => new NotFoundError(`Page "${pageId}" not found in this ${source.changeRequest ? 'change request' : 'space'}`);
+  if (!source.revisionId) throw notFound();
   const rows = await ctx.db.$queryRaw<(Page & { markdown: string | null })[]>(Prisma.sql`
     SELECT p.*, d."markdown"
     FROM "Page" p LEFT JOIN "Document" d ON d."hash" = p."documentHash" AND p."id" = ${pageId}
-    WHERE p."revisionId" = ${space.revisionId}
+    WHERE p."revisionId" = ${source.revisionId}
     ORDER BY p."position", p."id"`);
-  const node = findPage(buildPageTree(space.id, rows), pageId);
+  const node = findPage(buildPageTree(source.space.id, rows), pageId);
   if (!node) throw notFound();
   const json = pageJson(node, ctx.config.appUrl);
   const markdown = rows.find((row) => row.id === pageId)?.markdown;
@@ -48,49 +63,50 @@ export async function getSpacePage(ctx: Context, spaceId: string, pageId: string
   return json;
 }
 
-/** `GET /spaces/{id}/content/files`: the files of the active revision, by name (then ID), paged. */
-export async function listSpaceFiles(ctx: Context, spaceId: string, args: ListArgs) {
-  const { space } = await spaceFor(ctx, spaceId, 'read');
+/** `GET …/content/files`: the files of the revision, by name (then ID), paged. */
+export async function listFiles(ctx: Context, source: ContentSource, args: ListArgs) {
   return paginate({
     args,
     keys: [
       { field: 'name', direction: 'asc' },
       { field: 'id', direction: 'asc' },
     ],
-    where: { revisionId: space.revisionId ?? '' },
+    where: { revisionId: source.revisionId ?? '' },
     model: ctx.db.file,
   });
 }
 
-/** `GET /spaces/{id}/content/files/{fileId}`: one file of the active revision. */
-export async function getSpaceFile(ctx: Context, spaceId: string, fileId: string) {
-  const { space } = await spaceFor(ctx, spaceId, 'read');
-  const file = await ctx.db.file.findUnique({ where: { revisionId_id: { revisionId: space.revisionId ?? '', id: fileId } } });
-  if (!file) throw new NotFoundError(`File "${fileId}" not found in this space`);
+/** `GET …/content/files/{fileId}`: one file of the revision. */
+export async function getFile(ctx: Context, source: ContentSource, fileId: string) {
+  const file = await ctx.db.file.findUnique({ where: { revisionId_id: { revisionId: source.revisionId ?? '', id: fileId } } });
+  if (!file) throw new NotFoundError(`File "${fileId}" not found in this ${source.changeRequest ? 'change request' : 'space'}`);
   return file;
 }
 
 /**
- * `GET /spaces/{id}/content`: the space's active revision with its page tree (no bodies) and its
- * files, in one statement (the revision row with its pages and files joined).
+ * `GET …/content`: the revision with its page tree (no bodies) and its files, in one statement (the
+ * revision row with its pages and files joined).
  */
-export async function getSpaceRevision(ctx: Context, spaceId: string) {
-  const { space } = await spaceFor(ctx, spaceId, 'read');
-  const revision = space.revisionId
+export async function getRevision(ctx: Context, source: ContentSource) {
+  const { space } = source;
+  const revision = source.revisionId
     ? await ctx.db.revision.findUnique({
-        where: { id: space.revisionId },
+        where: { id: source.revisionId },
         relationLoadStrategy: 'join',
         include: { pages: { orderBy: [{ position: 'asc' }, { id: 'asc' }] }, files: { orderBy: [{ name: 'asc' }, { id: 'asc' }] } },
       })
     : null;
-  if (!revision) throw new NotFoundError(`Space "${spaceId}" has no content`);
+  if (!revision) throw new NotFoundError(`Space "${space.id}" has no content`);
   const published = `${ctx.config.publicUrl}/s/${space.id}/`;
+  const app = source.changeRequest
+    ? `${ctx.config.appUrl}/s/${space.id}/~/changes/${source.changeRequest.number}/`
+    : `${ctx.config.appUrl}/s/${space.id}/~/revisions/${revision.id}/`;
   return {
     revision,
     pages: pageTreeJson(buildPageTree(space.id, revision.pages), ctx.config.appUrl),
     files: revision.files,
     urls: {
-      app: `${ctx.config.appUrl}/s/${space.id}/~/revisions/${revision.id}/`,
+      app,
       published: space.visibility === 'private' ? null : published,
       public: space.visibility === 'public' ? published : null,
     },

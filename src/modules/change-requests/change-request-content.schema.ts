@@ -1,0 +1,59 @@
+import { builder } from '../../graphql/builder.ts';
+import { listArgs } from '../../graphql/list.ts';
+import { getFile, getPage, getRevision, listFiles, listPages } from '../content/content.service.ts';
+import {
+  DocumentFormatEnum,
+  RevisionFileList,
+  RevisionFileRef,
+  RevisionPageTree,
+  RevisionRef,
+  revisionReadArgs,
+} from '../content/content.schema.ts';
+import { changeRequestContentSource } from './change-request-content.ts';
+
+/** The change request's own revision, read like a space's active one (same services, same shapes). */
+const changeRequestArgs = builder.args((t) => ({
+  spaceId: t.string({ required: true, description: 'ID of the space' }),
+  changeRequestId: t.string({ required: true, description: 'ID or number of the change request' }),
+}));
+
+builder.queryFields((t) => ({
+  changeRequestContent: t.field({
+    type: RevisionRef,
+    description: "A change request's current revision: its page tree (without bodies) and its files",
+    args: { ...changeRequestArgs, ...revisionReadArgs },
+    resolve: async (_root, args, ctx) => getRevision(ctx, await changeRequestContentSource(ctx, args.spaceId, args.changeRequestId)),
+  }),
+  changeRequestContentPages: t.field({
+    type: RevisionPageTree,
+    description: "The page tree of a change request's revision, without bodies",
+    args: { ...changeRequestArgs, ...revisionReadArgs },
+    resolve: async (_root, args, ctx) => listPages(ctx, await changeRequestContentSource(ctx, args.spaceId, args.changeRequestId)),
+  }),
+  changeRequestFiles: t.field({
+    type: RevisionFileList,
+    description: "Files of a change request's revision, by name",
+    args: { ...changeRequestArgs, ...listArgs, ...revisionReadArgs },
+    resolve: async (_root, { spaceId, changeRequestId, page, limit }, ctx) =>
+      listFiles(ctx, await changeRequestContentSource(ctx, spaceId, changeRequestId), { page, limit }),
+  }),
+  changeRequestFile: t.field({
+    type: RevisionFileRef,
+    description: "A file of a change request's revision",
+    args: { ...changeRequestArgs, fileId: t.arg.string({ required: true, description: 'ID of the file' }), ...revisionReadArgs },
+    resolve: async (_root, args, ctx) => getFile(ctx, await changeRequestContentSource(ctx, args.spaceId, args.changeRequestId), args.fileId),
+  }),
+  changeRequestPage: t.field({
+    type: 'JSON',
+    description:
+      "A page of a change request's revision: GitBook's RevisionPage, with its child pages and (document pages) its body as `document` or `markdown`",
+    args: {
+      ...changeRequestArgs,
+      pageId: t.arg.string({ required: true, description: 'ID of the page' }),
+      format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown' }),
+      ...revisionReadArgs,
+    },
+    resolve: async (_root, args, ctx) =>
+      getPage(ctx, await changeRequestContentSource(ctx, args.spaceId, args.changeRequestId), args.pageId, args.format ?? 'document'),
+  }),
+}));
