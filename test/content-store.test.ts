@@ -39,6 +39,40 @@ describe('content-addressed documents', () => {
   });
 });
 
+describe('links of documents', () => {
+  it('are extracted once, when a document is first stored, one row per distinct target', async () => {
+    const marker = `links-${Date.now()}-${Math.random()}`;
+    const body = `# ${marker}\n\n[a](/pages/p1) [a again](/pages/p1) [a part](/pages/p1#part) ![f](/files/f1) [x](https://example.com/${marker}) [rel](../x.md) [top](#top)`;
+    const [hash] = await putDocuments(h.db, [body]);
+    const rows = await h.db.documentLink.findMany({ where: { documentHash: hash }, orderBy: { ordinal: 'asc' } });
+    expect(rows.map(({ kind, targetPageId, targetFileId, url, relative, anchor }) => ({ kind, targetPageId, targetFileId, url, relative, anchor }))).toEqual([
+      { kind: 'page', targetPageId: 'p1', targetFileId: null, url: null, relative: false, anchor: null },
+      { kind: 'page', targetPageId: 'p1', targetFileId: null, url: null, relative: false, anchor: 'part' },
+      { kind: 'file', targetPageId: null, targetFileId: 'f1', url: null, relative: false, anchor: null },
+      { kind: 'url', targetPageId: null, targetFileId: null, url: `https://example.com/${marker}`, relative: false, anchor: null },
+      { kind: 'url', targetPageId: null, targetFileId: null, url: '../x.md', relative: true, anchor: null },
+      { kind: 'anchor', targetPageId: null, targetFileId: null, url: null, relative: false, anchor: 'top' },
+    ]);
+    // Stored again (another revision, another page): nothing is parsed or written again.
+    await h.db.documentLink.deleteMany({ where: { documentHash: hash, kind: 'anchor' } });
+    await putDocuments(h.db, [body, body]);
+    expect(await h.db.documentLink.count({ where: { documentHash: hash } })).toBe(5);
+  });
+
+  it("are written in the caller's transaction, and by one of several writers storing the same text at once", async () => {
+    const body = `[p](/pages/race-${Math.random()}) [f](/files/f)`;
+    await expect(
+      h.db.$transaction(async (tx) => {
+        await putDocuments(tx, [body]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await h.db.document.count({ where: { markdown: body } })).toBe(0);
+    const results = await Promise.all([putDocuments(h.db, [body]), putDocuments(h.db, [body]), putDocuments(h.db, [body])]);
+    expect(await h.db.documentLink.count({ where: { documentHash: results[0][0] } })).toBe(2);
+  });
+});
+
 describe('the database file store', () => {
   it('keeps bytes once by their hash and gives them back', async () => {
     const bytes = new Uint8Array(Buffer.from(`file ${Math.random()}`));

@@ -15,6 +15,7 @@ import type { Role } from '../src/generated/prisma/client.ts';
 import { putDocuments } from '../src/modules/content/document-store.ts';
 import { databaseFileStore } from '../src/modules/content/file-store.ts';
 import { createUserWithToken } from '../src/modules/users/user.service.ts';
+import { newId } from '../src/lib/ids.ts';
 import { expectOk } from './support/assertions.ts';
 import { callerFor, type Caller, type Harness } from './support/harness.ts';
 
@@ -136,4 +137,19 @@ export async function addFiles(db: Db, revisionId: string, files: { id: string; 
     const { hash, size } = await databaseFileStore.put(db, f.bytes);
     await db.file.create({ data: { revisionId, id: f.id, name: f.name, contentType: f.contentType, size, width: f.width, height: f.height, blobHash: hash } });
   }
+}
+
+/**
+ * A later revision of a space, as a revision writer makes it: a new `Revision` row (its parent `from`)
+ * holding `from`'s pages and files except those dropped. Pages keep their IDs and share their documents.
+ * Neither the space nor any change request is pointed at it: the caller does that.
+ */
+export async function addRevision(db: Db, spaceId: string, from: string, drop: { pages?: string[]; files?: string[] } = {}) {
+  const id = newId();
+  await db.revision.create({ data: { id, spaceId, parents: [from] } });
+  const pages = await db.page.findMany({ where: { revisionId: from, id: { notIn: drop.pages ?? [] } } });
+  if (pages.length) await db.page.createMany({ data: pages.map((p) => ({ ...p, layout: p.layout ?? undefined, revisionId: id })) });
+  const files = await db.file.findMany({ where: { revisionId: from, id: { notIn: drop.files ?? [] } } });
+  if (files.length) await db.file.createMany({ data: files.map((f) => ({ ...f, revisionId: id })) });
+  return id;
 }

@@ -83,6 +83,29 @@ describe('markdown → GitBook document (format=document)', () => {
     expect(doc.nodes[4].nodes.map((n: any) => n.type)).toEqual(['paragraph', 'paragraph']);
   });
 
+  it("links the writer resolved (`/pages/<id>`, `/files/<id>`) become page, anchor and file references", () => {
+    const markdown = [
+      'To [setup](/pages/p-setup), [its part](/pages/p-setup#install%20steps), [here](#top), [the file](/files/f-1),',
+      '[elsewhere](https://example.com/a), [unresolved](../old.md), ![logo](/files/f-logo), ![remote](https://example.com/i.png)',
+      'and ![not a file](/pages/p-setup).',
+    ].join('\n');
+    const doc = markdownToDocument(markdown) as any;
+    expect(validateGitBookResponse('getPageById', 200, pageWith(doc))).toEqual([]);
+    const refs = doc.nodes[0].nodes.filter((n: any) => n.object === 'inline').map((n: any) => n.data.ref);
+    expect(refs).toEqual([
+      { kind: 'page', page: 'p-setup' },
+      { kind: 'anchor', anchor: 'install steps', page: 'p-setup' },
+      { kind: 'anchor', anchor: 'top' },
+      { kind: 'file', file: 'f-1' },
+      { kind: 'url', url: 'https://example.com/a' },
+      { kind: 'url', url: '../old.md' },
+      { kind: 'file', file: 'f-logo' },
+      { kind: 'url', url: 'https://example.com/i.png' },
+      // An image can only show a file or a URL (GitBook's schema): a page stays a URL.
+      { kind: 'url', url: '/pages/p-setup' },
+    ]);
+  });
+
   it('an empty page is an empty document', () => {
     const doc = markdownToDocument('');
     expect(doc).toEqual({ object: 'document', data: {}, nodes: [] });

@@ -700,9 +700,11 @@ describe('GET /spaces/{id}/links', () => {
   async function linked() {
     const { admin, o, reader, space } = await setup();
     const inApp = `${h.config.appUrl}/o/${o}/s/${space.id}/`;
+    // Bodies as the revision writer stores them: links it resolved to a page as `/pages/<id>`; one it
+    // could not resolve (`missing.md`) as written, and broken.
     await addPages(space.revision, [
-      { id: 'p-intro', title: 'Intro', path: 'intro', markdown: `See [setup](guide/setup.md), [gone](missing.md), [site](https://example.com/docs) and [app](${inApp}).` },
-      { id: 'p-setup', title: 'Setup', path: 'guide/setup', markdown: 'Back to [intro](../intro.md) or [the site](https://example.com/docs).' },
+      { id: 'p-intro', title: 'Intro', path: 'intro', markdown: `See [setup](/pages/p-setup), [gone](missing.md), [site](https://example.com/docs) and [app](${inApp}).` },
+      { id: 'p-setup', title: 'Setup', path: 'guide/setup', markdown: 'Back to [intro](/pages/p-intro#top) or [the site](https://example.com/docs).' },
     ]);
     return { admin, o, reader, space, inApp };
   }

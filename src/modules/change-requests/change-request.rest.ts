@@ -12,4 +12,10 @@ export const changeRequestRoutes: RouteTable = {
   'Query.changeRequestFiles': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', tags },
   'Query.changeRequestFile': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', tags },
   'Query.changeRequestPage': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', tags },
+  'Query.changeRequestFileBacklinks': {
+    method: 'GET',
+    path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks',
+    tags,
+  },
+  'Query.changeRequestPageLinks': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', tags },
 };

@@ -8,4 +8,6 @@ export const contentRoutes: RouteTable = {
   'Query.spaceFiles': { method: 'GET', path: '/spaces/{spaceId}/content/files', tags },
   'Query.spaceFile': { method: 'GET', path: '/spaces/{spaceId}/content/files/{fileId}', tags },
   'Query.spacePage': { method: 'GET', path: '/spaces/{spaceId}/content/page/{pageId}', tags },
+  'Query.spaceFileBacklinks': { method: 'GET', path: '/spaces/{spaceId}/content/files/{fileId}/backlinks', tags },
+  'Query.spacePageLinks': { method: 'GET', path: '/spaces/{spaceId}/content/page/{pageId}/links', tags },
 };

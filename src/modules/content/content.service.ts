@@ -15,8 +15,11 @@ import { buildPageTree, findPage } from './page-tree.ts';
 export interface ContentSource {
   space: Space;
   revisionId: string | null;
-  /** Set when reading a change request: its number names it in application URLs. */
-  changeRequest?: { id: string; number: number };
+  /**
+   * Set when reading a change request: its number names it in application URLs; `baseRevisionId` is
+   * the space revision it is based on (what it changed is relative to that).
+   */
+  changeRequest?: { id: string; number: number; baseRevisionId: string };
 }
 
 /** The active revision of a space the caller may read. */

@@ -1,4 +1,5 @@
 import './content.schema.ts';
+import './links.schema.ts';
 import type { DomainModule } from '../../rest/route-table.ts';
 import { contentRoutes } from './content.rest.ts';
 

@@ -1,4 +1,4 @@
-import MarkdownIt from 'markdown-it';
+import { classifyHref, markdownParser } from './document-links.ts';
 
 /**
  * A page's markdown as GitBook's structured document (`format=document`, GitBook's `JSONDocument`):
@@ -18,16 +18,22 @@ type Leaf = { object: 'leaf'; text: string; marks: Mark[] };
 type Text = { object: 'text'; leaves: Leaf[] };
 type Inline = { object: 'inline'; type: string; isVoid?: boolean; data: Record<string, unknown>; nodes?: (Text | Inline)[] };
 type Block = { object: 'block'; type: string; isVoid?: boolean; data?: Record<string, unknown>; nodes?: unknown[]; fragments?: unknown[] };
-const parser = new MarkdownIt('commonmark').enable(['table', 'strikethrough']);
+const parser = markdownParser;
 type Token = ReturnType<typeof parser.parse>[number];
 
 const MARKS: Record<string, Mark['type']> = { strong: 'bold', em: 'italic', s: 'strikethrough' };
-const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 
-/** A link target as a content reference: an anchor on the page, or a URL. */
-function refFor(href: string) {
-  if (href.startsWith('#') && href.length > 1) return { kind: 'anchor', anchor: href.slice(1) };
-  return { kind: 'url', url: ABSOLUTE.test(href) ? href : href || '#' };
+/**
+ * A link or image target as a content reference. The writer stores links it resolved as `/pages/<id>`
+ * (with an optional `#anchor`) and `/files/<id>`: those become page, anchor and file references. An
+ * image can only reference a file or a URL (GitBook's schema), so an image of a page stays a URL.
+ */
+function refFor(href: string, image = false): Record<string, string> {
+  const target = classifyHref(href);
+  if (target?.kind === 'file') return { kind: 'file', file: target.file };
+  if (!image && target?.kind === 'anchor') return { kind: 'anchor', anchor: target.anchor };
+  if (!image && target?.kind === 'page') return target.anchor ? { kind: 'anchor', anchor: target.anchor, page: target.page } : { kind: 'page', page: target.page };
+  return { kind: 'url', url: href || '#' };
 }
 
 /** Inline tokens (the children of one `inline` token) as text and inline nodes. */
@@ -52,7 +58,7 @@ function inlines(tokens: Token[]): (Text | Inline)[] {
     else if (token.type === 'softbreak') leaf(' ');
     else if (token.type === 'hardbreak') leaf('\n');
     else if (token.type === 'image') {
-      const data: Record<string, unknown> = { ref: refFor(String(token.attrGet('src') ?? '')) };
+      const data: Record<string, unknown> = { ref: refFor(String(token.attrGet('src') ?? ''), true) };
       const alt = token.children?.map((c: Token) => c.content).join('') ?? '';
       if (alt) data.alt = alt;
       target.push({ object: 'inline', type: 'inline-image', isVoid: true, data });

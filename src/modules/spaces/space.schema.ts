@@ -1,8 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { RoleEnum } from '../organizations/role.schema.ts';
-import { listArgs, listItemsQuery, ListNextRef, listType, OrderEnum } from '../../graphql/list.ts';
-import { stringEnumScalar } from '../../graphql/string-enum.ts';
-import { LINK_STATUSES, listSpaceLinks, type LinkRecord } from './space.links.ts';
+import { listArgs, listItemsQuery, listType, OrderEnum } from '../../graphql/list.ts';
 import { spacePermissions } from './content-access.ts';
 import { listMemberSpaces } from './member-spaces.ts';
 import { deleteSpace, restoreSpace } from './space.lifecycle.ts';
@@ -205,53 +203,3 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-
-const LinkStatusScalar = stringEnumScalar('LinkStatus', LINK_STATUSES, 'ok: no problem; broken: the target is missing in the revision; in-app: a URL pointing into the application');
-
-const ContentReferenceRef = builder.simpleObject('ContentReference', {
-  description: 'What a link points to or where it is: a URL, a page, a file or an anchor of a space',
-  fields: (t) => ({
-    kind: t.string(),
-    url: t.string({ nullable: true }),
-    page: t.string({ nullable: true }),
-    file: t.string({ nullable: true }),
-    space: t.string({ nullable: true }),
-  }),
-});
-
-const LinkRecordRef = builder.objectRef<LinkRecord>('LinkRecord').implement({
-  fields: (t) => ({
-    status: t.field({ type: LinkStatusScalar, resolve: (r) => r.status }),
-    relation: t.exposeString('relation'),
-    targetReference: t.field({ type: ContentReferenceRef, resolve: (r) => r.targetReference }),
-    locationReferences: t.field({ type: [ContentReferenceRef], resolve: (r) => r.locationReferences }),
-  }),
-});
-
-const LinkStats = builder.simpleObject('LinkStats', {
-  fields: (t) => ({
-    total: t.int(),
-    broken: t.field({
-      type: builder.simpleObject('BrokenLinkStats', { fields: (f) => ({ total: f.int(), changeRequest: f.int() }) }),
-    }),
-  }),
-});
-
-const LinkList = builder.objectRef<Awaited<ReturnType<typeof listSpaceLinks>>>('LinkList').implement({
-  description: 'A page of links, with statistics over all links of the content',
-  fields: (t) => ({
-    items: t.field({ type: [LinkRecordRef], resolve: (l) => l.items }),
-    count: t.exposeInt('count'),
-    next: t.field({ type: ListNextRef, nullable: true, resolve: (l) => l.next ?? null }),
-    stats: t.field({ type: LinkStats, resolve: (l) => l.stats }),
-  }),
-});
-
-builder.queryFields((t) => ({
-  spaceLinks: t.field({
-    type: LinkList,
-    description: 'Links in the active content of a space, grouped by target',
-    args: { ...spacePath, ...listArgs, status: t.arg({ type: LinkStatusScalar, description: 'Only links with this status' }) },
-    resolve: (_root, { spaceId, ...args }, ctx) => listSpaceLinks(ctx, spaceId, args as Parameters<typeof listSpaceLinks>[2]),
-  }),
-}));
