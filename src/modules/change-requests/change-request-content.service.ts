@@ -32,7 +32,7 @@ export async function revisionRows(db: Db, revisionId: string) {
  * only while it still points at `from` and takes edits. Otherwise a concurrent write came first, and
  * this one answers 409 (the transaction rolls back with the revision it wrote).
  */
-export async function advanceChangeRequest(db: Db, cr: Pick<ChangeRequest, 'id' | 'number'>, from: string, data: Prisma.ChangeRequestUpdateManyMutationInput & { revisionId: string }) {
+export async function advanceChangeRequest(db: Db, cr: Pick<ChangeRequest, 'id' | 'number'>, from: string, data: Prisma.ChangeRequestUncheckedUpdateManyInput & { revisionId: string }) {
   const { count } = await db.changeRequest.updateMany({ where: { id: cr.id, revisionId: from, status: { in: ['draft', 'open'] } }, data });
   if (count === 0) throw new ConflictError(`Change request #${cr.number} changed meanwhile: read it again and retry`);
 }
