@@ -279,6 +279,36 @@ describe('links follow the revision read', () => {
   });
 });
 
+describe('content written through the change-request content API', () => {
+  it("the writer's resolved links are indexed: page links, backlinks and the broken links the change request introduces", async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const space = await buildSpace(admin, o, { title: 'Docs' });
+    const cr = expectOk(await admin.rest('POST', `${spacePath(space.id)}/change-requests`, { subject: 'Write' }), 201);
+    const text = Buffer.from(`notes ${space.id}`).toString('base64');
+    const written = expectOk(
+      await admin.rest('POST', `${crPath(space.id, cr.id)}/content?compat=false`, {
+        changes: [
+          { operation: 'insert_page', ref: 'home', title: 'Home', document: { markdown: 'See [guide](./guide.md#setup), ![logo](./logo) and [nowhere](./missing.md).' } },
+          { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'Back [home](../home.md).' } },
+          { operation: 'insert_files', files: [{ name: 'notes.txt', ref: 'logo', contentType: 'text/plain', base64: text }] },
+        ],
+      }),
+    );
+    const [home, guide] = written.changes.map((c: any) => c.page.id);
+    const logo = written.insertedFiles[0].id;
+    const links = expectOk(await admin.rest('GET', `${crPath(space.id, cr.id)}/content/page/${home}/links`));
+    expect(links.items.map((r: any) => [r.status, r.targetReference])).toEqual([
+      ['ok', { kind: 'file', file: logo, space: space.id }],
+      ['ok', { kind: 'page', page: guide, space: space.id }],
+      ['broken', { kind: 'url', url: './missing.md' }],
+    ]);
+    // The space it is based on had none of these pages: the broken link is the change request's own.
+    expect(links.stats).toEqual({ total: 3, broken: { total: 1, changeRequest: 1 } });
+    const backlinks = expectOk(await admin.rest('GET', `${crPath(space.id, cr.id)}/content/files/${logo}/backlinks`));
+    expect(backlinks.items.map((l: any) => l.page)).toEqual([home]);
+  });
+});
+
 describe('statements do not grow with the content', () => {
   it('10 and 500 pages cost the same, through both doors, within the route budgets', { timeout: 120_000 }, async () => {
     const { admin, organizationId: o } = await buildOrganization(h);
