@@ -19,6 +19,7 @@ import { useGraphqlLimits } from './graphql/limits.ts';
 import { corsOption, useCorsVary } from './http/cors.ts';
 import { maskKeepingCause, useUnexpectedErrorLog } from './http/error-log.ts';
 import { useFileDownloads } from './modules/content/file-download.plugin.ts';
+import { usePdfExports } from './modules/change-requests/change-request-pdf.plugin.ts';
 import { urlSigningKey } from './modules/content/signed-urls.ts';
 import { guardRequestHooks } from './http/request-guard.ts';
 import { useRateLimit } from './http/rate-limit.ts';
@@ -200,6 +201,7 @@ export function createApp(options: AppOptions) {
       useBodyLimit({ maxBytes: config.limits.maxBodyBytes, graphqlPath: GRAPHQL_PATH }),
       useSamlSignIn(services),
       useFileDownloads(services),
+      usePdfExports(services),
       useAuthentication({
         db: services.db,
         clock: services.clock,

@@ -30,6 +30,7 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/spaces/{s}/content/files/{fl}': 3,
   'GET /v1/spaces/{s}/change-requests': 4,
   'GET /v1/spaces/{s}/change-requests/{cr}': 3,
+  'GET /v1/spaces/{s}/change-requests/{cr}/pdf': 3,
   'GET /v1/spaces/{s}/custom-fields': 3,
   'GET /v1/orgs/{o}/custom-fields': 4,
   'GET /v1/orgs/{o}/custom-fields/{f}': 3,

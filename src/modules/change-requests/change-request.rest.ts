@@ -7,6 +7,7 @@ export const changeRequestRoutes: RouteTable = {
   'Mutation.createChangeRequest': { method: 'POST', path: '/spaces/{spaceId}/change-requests', status: 201, tags },
   'Query.spaceChangeRequest': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags },
   'Mutation.updateChangeRequest': { method: 'PATCH', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags },
+  'Query.changeRequestPdf': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', tags },
   'Query.changeRequestContent': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content', tags },
   'Query.changeRequestContentPages': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', tags },
   'Query.changeRequestFiles': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', tags },
