@@ -68,6 +68,13 @@ describe('change requests: create, list, get, update', () => {
     expect(drafts.items.map((cr: { subject: string }) => cr.subject)).toEqual(['c']);
     const mine = expectOk(await admin.rest('GET', `${crsPath(space.id)}?creator=${editor.userId}`));
     expect(mine.items.map((cr: { subject: string }) => cr.subject)).toEqual(['b']);
+    // Contributors: the author, and whoever changes the content. The editor writes into "a".
+    const subjects = async (query: string) => expectOk(await admin.rest('GET', `${crsPath(space.id)}?${query}`)).items.map((cr: { subject: string }) => cr.subject);
+    expect(await subjects(`contributor=${editor.userId}`)).toEqual(['b']);
+    expectOk(await editor.rest('POST', `${crsPath(space.id)}/${a.id}/content`, { changes: [{ operation: 'insert_page', title: 'E', document: { markdown: 'e' } }] }));
+    expect(await subjects(`contributor=${editor.userId}`)).toEqual(['b', 'a']);
+    expect(await subjects(`contributor=${admin.userId}`)).toEqual(['a']);
+    expect(await subjects(`contributor=${admin.userId}&creator=${editor.userId}`)).toEqual([]);
     const page1 = expectOk(await admin.rest('GET', `${crsPath(space.id)}?limit=1`));
     const page2 = expectOk(await admin.rest('GET', `${crsPath(space.id)}?limit=1&page=${page1.next.page}`));
     expect([...page1.items, ...page2.items].map((cr: { subject: string }) => cr.subject)).toEqual(['b', 'a']);
