@@ -89,6 +89,15 @@ describe('change requests: create, list, get, update', () => {
     const cr = expectOk(await admin.rest('POST', crsPath(space.id), { subject: 'x' }), 201);
     const path = `${crsPath(space.id)}/${cr.id}`;
     expect(expectOk(await admin.rest('PATCH', path, { subject: 'Better' }), 200, 'updateChangeRequestById').subject).toBe('Better');
+    // GitBook's Prefer: return=minimal: the change is made, the answer is an empty 204.
+    const minimal = await h.app.fetch(`http://localhost${path}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json', prefer: 'return=minimal' },
+      body: JSON.stringify({ subject: 'Minimal' }),
+    });
+    expect([minimal.status, await minimal.text(), minimal.headers.get('preference-applied')]).toEqual([204, '', 'return=minimal']);
+    expect((await h.db.changeRequest.findUniqueOrThrow({ where: { id: cr.id } })).subject).toBe('Minimal');
+    expect(expectOk(await admin.rest('PATCH', path, { subject: 'Better' })).subject).toBe('Better');
     restError(await admin.rest('PATCH', path, { subject: 'x'.repeat(101) }), 400, 'subject');
     restError(await admin.rest('POST', crsPath(space.id), { subject: 'x'.repeat(101) }), 400, 'subject');
     restError(await admin.rest('PATCH', path, { status: 'merged' }), 400, 'status');
