@@ -12,7 +12,7 @@ import {
 import { changeRequestContentSource } from './change-request-content.ts';
 
 /** The change request's own revision, read like a space's active one (same services, same shapes). */
-const changeRequestArgs = builder.args((t) => ({
+export const changeRequestArgs = builder.args((t) => ({
   spaceId: t.string({ required: true, description: 'ID of the space' }),
   changeRequestId: t.string({ required: true, description: 'ID or number of the change request' }),
 }));
