@@ -355,3 +355,57 @@ describe('other writes that race', () => {
     for (const { o } of orgs) expect(await h.db.member.count({ where: { organizationId: o, role: 'admin' } })).toBeGreaterThan(0);
   });
 });
+
+describe('change requests racing on one space', () => {
+  /** Opens a change request of `spaceId` inserting one page titled `title`. */
+  async function openWithPage(c: Caller, spaceId: string, title: string) {
+    const cr = await c.rest('POST', `/v1/spaces/${spaceId}/change-requests`, {});
+    expect(cr.status, cr.text).toBe(201);
+    const edited = await c.rest('POST', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, {
+      changes: [{ operation: 'insert_page', title, document: { markdown: title } }],
+    });
+    expect(edited.status, edited.text).toBe(200);
+    return edited.body as { id: string };
+  }
+
+  it('merges of several change requests through two instances: each merges or is refused (409) and stays open; nothing is lost', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const space = await createSpace(admin, o);
+    const titles = range(6).map((i) => `Page ${i}`);
+    const crs = await Promise.all(titles.map((title) => openWithPage(admin, space.id, title)));
+    const merges = await Promise.all(crs.map((cr, i) => on(i, admin).rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`)));
+    const statuses = expectOkOrConflict(merges, [200]);
+    expect(statuses).toContain(200);
+    // The space's history is a line of merges, one per success.
+    const merged = merges.filter((r) => r.status === 200).map((r) => r.body.revision);
+    for (const [i, cr] of crs.entries()) {
+      const state = (await admin.rest('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`)).body;
+      expect(state.status).toBe(merges[i].status === 200 ? 'merged' : 'draft');
+    }
+    // Those refused merge afterwards, one at a time: every page lands.
+    for (const [i, cr] of crs.entries()) {
+      if (merges[i].status === 200) continue;
+      const retry = await on(i, admin).rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);
+      expect(retry.status, retry.text).toBe(200);
+    }
+    const pages = (await admin.rest('GET', `/v1/spaces/${space.id}/content/pages`)).body.pages.map((p: { title: string }) => p.title);
+    expect(pages.sort()).toEqual(titles);
+    expect(merged.length).toBeGreaterThan(0);
+  });
+
+  it('content batches racing on one change request through two instances: each lands whole or answers 409', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const space = await createSpace(admin, o);
+    const cr = (await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    const batches = await Promise.all(
+      range(8).map((i) =>
+        on(i, admin).rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+          changes: [0, 1].map((n) => ({ operation: 'insert_page', title: `Batch ${i} page ${n}`, document: { markdown: `${i}.${n}` } })),
+        }),
+      ),
+    );
+    const statuses = expectOkOrConflict(batches, [200]);
+    const pages = (await admin.rest('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`)).body.pages;
+    expect(pages).toHaveLength(statuses.filter((s) => s === 200).length * 2);
+  });
+});

@@ -97,6 +97,7 @@ export function useRestApi(options: RestOptions): Plugin {
     const shape = (result: any) => {
       if (result?.data) {
         omitAbsentFields(result.data, operation, rootType);
+        if (route.answer && result.data[fieldName]) result.data[fieldName] = route.answer(result.data[fieldName], state.query);
         state.location = locationOf(result.data[fieldName]);
       }
       return result;

@@ -19,6 +19,11 @@ export interface RestRoute {
    * body. Every other argument of those routes is a body field.
    */
   query?: string[];
+  /**
+   * Reshapes the field's result into the REST body, for an operation whose REST answer depends on a
+   * query parameter (GitBook's `compat` switches): GraphQL keeps the full typed result.
+   */
+  answer?: (data: unknown, query: URLSearchParams) => unknown;
 }
 
 /** Keys are `Query.<field>` or `Mutation.<field>`. */

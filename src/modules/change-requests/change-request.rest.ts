@@ -7,6 +7,17 @@ export const changeRequestRoutes: RouteTable = {
   'Mutation.createChangeRequest': { method: 'POST', path: '/spaces/{spaceId}/change-requests', status: 201, tags },
   'Query.spaceChangeRequest': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags },
   'Mutation.updateChangeRequest': { method: 'PATCH', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags },
+  'Mutation.mergeChangeRequest': { method: 'POST', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/merge', tags },
+  'Mutation.updateChangeRequestFromMain': { method: 'POST', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/update', tags },
+  'Mutation.updateChangeRequestContent': {
+    method: 'POST',
+    path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content',
+    tags,
+    query: ['compat'],
+    addition: "GitBook's updateChangeRequestContent: how content gets into a change request",
+    // GitBook answers the change request itself unless the caller opts into the newer shape.
+    answer: (update, query) => (query.get('compat') === 'false' ? update : (update as { changeRequest: unknown }).changeRequest),
+  },
   'Query.changeRequestContent': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content', tags },
   'Query.changeRequestContentPages': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', tags },
   'Query.changeRequestFiles': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', tags },

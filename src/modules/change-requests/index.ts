@@ -1,5 +1,7 @@
 import './change-request.schema.ts';
 import './change-request-content.schema.ts';
+import './change-request-edit.schema.ts';
+import './change-request-merge.schema.ts';
 import type { DomainModule } from '../../rest/route-table.ts';
 import { changeRequestRoutes } from './change-request.rest.ts';
 

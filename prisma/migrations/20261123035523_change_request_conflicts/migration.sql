@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ChangeRequest" ADD COLUMN     "conflicts" JSONB NOT NULL DEFAULT '[]';

@@ -1,0 +1,276 @@
+import { imageSize } from 'image-size';
+import type { File, Page } from '../../generated/prisma/client.ts';
+import { newId } from '../../lib/ids.ts';
+import { contentHash } from '../content/content-hash.ts';
+import { resolveLinks } from '../content/link-resolution.ts';
+import { RevisionDraft, slugify, type DraftPage } from '../content/revision-draft.ts';
+import { changeError, MAX_FILE_BYTES, type ContentChange, type InsertFilesChange, type InsertPageChange, type UpdatePageChange } from './content-changes.ts';
+
+/**
+ * Applies a batch of content changes to a change request's draft, in order, in memory: every rule is
+ * checked here (400 naming the change), so the transaction that writes the result cannot fail half-way.
+ */
+export type AffectedPage = { object: 'created_page'; id: string; ref?: string } | { object: 'updated_page'; id: string } | { object: 'deleted_page'; id: string };
+
+export interface AppliedChanges {
+  affected: AffectedPage[];
+  insertedFiles: Omit<File, 'revisionId'>[];
+  blobs: Uint8Array<ArrayBuffer>[];
+}
+
+export interface ApplyContext {
+  now: Date;
+  /** The page rows of another revision of the space (for `revert_page`), or null when it is not one. */
+  revisionPages: (revisionId: string) => Promise<Page[] | null>;
+  /** The revision `revert_page` reverts to when none is named: the change request's base. */
+  baseRevisionId: string;
+}
+
+/** Detected image format (image-size's names) → the media type it must be declared as. */
+const IMAGE_TYPES: Record<string, string[]> = {
+  png: ['image/png'],
+  jpg: ['image/jpeg', 'image/jpg'],
+  gif: ['image/gif'],
+  webp: ['image/webp'],
+  bmp: ['image/bmp'],
+  tiff: ['image/tiff'],
+  svg: ['image/svg+xml'],
+  ico: ['image/x-icon', 'image/vnd.microsoft.icon'],
+  cur: ['image/x-icon'],
+  avif: ['image/avif'],
+  heif: ['image/heic', 'image/heif'],
+  jxl: ['image/jxl'],
+  psd: ['image/vnd.adobe.photoshop'],
+};
+
+/** A leading ATX heading is a page's title when none is given, as GitBook reads markdown. */
+function titleFromMarkdown(markdown: string): string | undefined {
+  return /^\s*#\s+(.+?)\s*#*\s*$/m.exec(markdown.split('\n').find((line) => line.trim() !== '') ?? '')?.[1];
+}
+
+export async function applyChanges(draft: RevisionDraft, changes: readonly ContentChange[], context: ApplyContext): Promise<AppliedChanges> {
+  const affected = new Map<string, AffectedPage>();
+  const pageRefs = new Map<string, string>();
+  const fileRefs = new Map<string, string>();
+  const newBodies = new Set<string>();
+  const result: AppliedChanges = { affected: [], insertedFiles: [], blobs: [] };
+  const touch = (id: string, object: 'created_page' | 'updated_page', ref?: string) => {
+    if (!affected.has(id)) affected.set(id, object === 'created_page' ? { object, id, ...(ref ? { ref } : {}) } : { object, id });
+  };
+  const otherRevisions = new Map<string, Page[] | null>();
+
+  for (const [index, change] of changes.entries()) {
+    switch (change.operation) {
+      case 'insert_page':
+        insertPage(draft, change, index, context.now, pageRefs, fileRefs, touch, newBodies);
+        break;
+      case 'update_page':
+        updatePage(draft, change, index, context.now, touch, newBodies);
+        break;
+      case 'delete_page': {
+        if (!draft.pages.has(change.page)) throw changeError(index, 'page', `no page "${change.page}" in this change request`);
+        for (const id of draft.remove(change.page)) {
+          // A page made and removed in one batch never existed for the caller.
+          if (affected.get(id)?.object === 'created_page') affected.delete(id);
+          else affected.set(id, { object: 'deleted_page', id });
+          newBodies.delete(id);
+        }
+        break;
+      }
+      case 'revert_page': {
+        const revisionId = change.revision ?? context.baseRevisionId;
+        if (!otherRevisions.has(revisionId)) otherRevisions.set(revisionId, await context.revisionPages(revisionId));
+        const rows = otherRevisions.get(revisionId);
+        if (!rows) throw changeError(index, 'revision', `no revision "${revisionId}" in this space`);
+        const outcome = revertPage(draft, change.page, rows, context.now);
+        if (!outcome) throw changeError(index, 'page', `no page "${change.page}" in this change request or in revision "${revisionId}"`);
+        if (outcome === 'removed') affected.set(change.page, { object: 'deleted_page', id: change.page });
+        else touch(change.page, 'updated_page');
+        newBodies.delete(change.page);
+        break;
+      }
+      case 'insert_files':
+        insertFiles(draft, change, index, context.now, pageRefs, fileRefs, result);
+        break;
+    }
+  }
+
+  // Links resolve against the tree as the whole batch left it: a ref works whatever the order of changes.
+  for (const id of newBodies) {
+    const page = draft.pages.get(id);
+    if (page?.markdown !== undefined) page.markdown = resolveLinks(page.markdown, id, { draft, pageRefs, fileRefs });
+  }
+  result.affected = [...affected.values()];
+  return result;
+}
+
+function checkParent(draft: RevisionDraft, index: number, into: string | null | undefined, movingId?: string) {
+  if (into === undefined || into === null) return;
+  const parent = draft.pages.get(into);
+  if (!parent) throw changeError(index, 'into', `no page "${into}" in this change request`);
+  if (parent.type === 'link') throw changeError(index, 'into', 'a link page cannot hold pages');
+  if (movingId && draft.isWithin(into, movingId)) throw changeError(index, 'into', 'a page cannot move into itself or below itself');
+}
+
+function insertPage(
+  draft: RevisionDraft,
+  change: InsertPageChange,
+  index: number,
+  now: Date,
+  pageRefs: Map<string, string>,
+  fileRefs: Map<string, string>,
+  touch: (id: string, object: 'created_page', ref?: string) => void,
+  newBodies: Set<string>,
+) {
+  checkParent(draft, index, change.into);
+  const parentId = change.into ?? null;
+  if (change.ref !== undefined) {
+    if (pageRefs.has(change.ref) || fileRefs.has(change.ref)) throw changeError(index, 'ref', `"${change.ref}" is used twice in this batch`);
+    if (draft.pageAtPath(change.ref.replace(/\.md$/, ''))) throw changeError(index, 'ref', `"${change.ref}" is the path of an existing page`);
+  }
+  const markdown = change.document.markdown!;
+  const title = change.title ?? titleFromMarkdown(markdown) ?? 'Untitled';
+  let slug: string;
+  if (change.slug) {
+    if (draft.slugTaken(parentId, change.slug)) throw changeError(index, 'slug', `a sibling page already has the slug "${change.slug}"`);
+    slug = change.slug;
+  } else slug = draft.freeSlug(parentId, slugify(title));
+  const page: DraftPage = {
+    id: newId(),
+    type: 'document',
+    title,
+    emoji: change.emoji || null,
+    description: change.description || null,
+    hidden: change.hidden ?? false,
+    layout: null,
+    slug,
+    documentHash: null,
+    markdown,
+    parentId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  draft.insert(page, change.at);
+  if (change.ref !== undefined) pageRefs.set(change.ref, page.id);
+  newBodies.add(page.id);
+  touch(page.id, 'created_page', change.ref);
+}
+
+function updatePage(
+  draft: RevisionDraft,
+  change: UpdatePageChange,
+  index: number,
+  now: Date,
+  touch: (id: string, object: 'updated_page') => void,
+  newBodies: Set<string>,
+) {
+  const page = draft.pages.get(change.page);
+  if (!page) throw changeError(index, 'page', `no page "${change.page}" in this change request`);
+  if (change.into !== undefined) checkParent(draft, index, change.into, page.id);
+  const parentId = change.into === undefined ? page.parentId : change.into;
+  if (parentId !== page.parentId || change.at !== undefined) draft.move(page.id, parentId, change.at ?? (parentId === page.parentId ? draft.indexOf(page.id) : undefined));
+  if (change.title !== undefined) page.title = change.title;
+  if (change.emoji !== undefined) page.emoji = change.emoji || null;
+  if (change.description !== undefined) page.description = change.description || null;
+  if (change.hidden !== undefined) page.hidden = change.hidden;
+  if (change.slug) {
+    if (draft.slugTaken(parentId, change.slug, page.id)) throw changeError(index, 'slug', `a sibling page already has the slug "${change.slug}"`);
+    page.slug = change.slug;
+  } else if (change.slug === '' || draft.slugTaken(parentId, page.slug, page.id)) {
+    // An empty slug asks for one derived from the title; a move next to a namesake gets a free one.
+    page.slug = draft.freeSlug(parentId, change.slug === '' ? slugify(page.title) : page.slug, page.id);
+  }
+  if (change.document?.markdown !== undefined) {
+    if (page.type !== 'document') throw changeError(index, 'document', `a ${page.type} page has no body`);
+    page.markdown = change.document.markdown;
+    newBodies.add(page.id);
+  }
+  page.updatedAt = now;
+  touch(page.id, 'updated_page');
+}
+
+/** Puts a page back as it is in `rows` (another revision): 'removed' when it was not there, null when in neither. */
+function revertPage(draft: RevisionDraft, pageId: string, rows: readonly Page[], now: Date): 'removed' | 'restored' | null {
+  const then = rows.find((row) => row.id === pageId);
+  const current = draft.pages.get(pageId);
+  if (!then && !current) return null;
+  if (!then) {
+    draft.remove(pageId);
+    return 'removed';
+  }
+  const parentId = then.parentId !== null && draft.pages.has(then.parentId) && !draft.isWithin(then.parentId, pageId) ? then.parentId : null;
+  const siblingsThen = rows.filter((row) => row.parentId === then.parentId).sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+  const at = siblingsThen.findIndex((row) => row.id === pageId);
+  const restored: DraftPage = {
+    id: then.id,
+    type: then.type,
+    title: then.title,
+    emoji: then.emoji,
+    description: then.description,
+    hidden: then.hidden,
+    layout: then.layout,
+    slug: then.slug,
+    documentHash: then.documentHash,
+    parentId,
+    createdAt: then.createdAt,
+    updatedAt: now,
+  };
+  if (current) {
+    Object.assign(current, restored);
+    delete current.markdown;
+    draft.move(pageId, parentId, at);
+  } else draft.insert(restored, at);
+  const page = draft.pages.get(pageId)!;
+  if (draft.slugTaken(parentId, page.slug, pageId)) page.slug = draft.freeSlug(parentId, page.slug, pageId);
+  return 'restored';
+}
+
+function insertFiles(
+  draft: RevisionDraft,
+  change: InsertFilesChange,
+  index: number,
+  now: Date,
+  pageRefs: Map<string, string>,
+  fileRefs: Map<string, string>,
+  result: AppliedChanges,
+) {
+  for (const [fileIndex, input] of change.files.entries()) {
+    const field = (name: string) => `files[${fileIndex}].${name}`;
+    const bytes = new Uint8Array(Buffer.from(input.base64, 'base64'));
+    if (bytes.byteLength > MAX_FILE_BYTES) throw changeError(index, field('base64'), `a file is at most ${MAX_FILE_BYTES} bytes (got ${bytes.byteLength})`);
+    if (input.ref !== undefined) {
+      if (pageRefs.has(input.ref) || fileRefs.has(input.ref)) throw changeError(index, field('ref'), `"${input.ref}" is used twice in this batch`);
+      if (draft.pageAtPath(input.ref)) throw changeError(index, field('ref'), `"${input.ref}" is the path of an existing page`);
+    }
+    const contentType = input.contentType.toLowerCase();
+    let dimensions: { width: number; height: number } | null = null;
+    if (contentType.startsWith('image/')) {
+      let detected: ReturnType<typeof imageSize> | null = null;
+      try {
+        detected = imageSize(bytes);
+      } catch {
+        detected = null;
+      }
+      const format = detected?.type;
+      if (!format || !IMAGE_TYPES[format]) throw changeError(index, field('contentType'), `the bytes are not a ${contentType} image`);
+      if (!IMAGE_TYPES[format].includes(contentType)) {
+        throw changeError(index, field('contentType'), `the bytes are a ${IMAGE_TYPES[format][0]} image, not ${contentType}`);
+      }
+      dimensions = { width: detected!.width, height: detected!.height };
+    }
+    const file = {
+      id: newId(),
+      name: input.name,
+      contentType,
+      size: bytes.byteLength,
+      width: dimensions?.width ?? null,
+      height: dimensions?.height ?? null,
+      blobHash: contentHash(bytes),
+      createdAt: now,
+    };
+    draft.files.set(file.id, file);
+    if (input.ref !== undefined) fileRefs.set(input.ref, file.id);
+    result.insertedFiles.push(file);
+    result.blobs.push(bytes);
+  }
+}

@@ -1,0 +1,89 @@
+import type { ChangeRequest, Prisma } from '../../generated/prisma/client.ts';
+import { viewerOf, type Context } from '../../core/context.ts';
+import { authorize } from '../../core/authorization.ts';
+import { ConflictError } from '../../core/errors.ts';
+import type { ItemQuery } from '../../core/pagination.ts';
+import { TRANSACTION_OPTIONS } from '../../db/client.ts';
+import { newId } from '../../lib/ids.ts';
+import { RevisionDraft } from '../content/revision-draft.ts';
+import { writeRevision } from '../content/revision-writer.ts';
+import { applyChanges } from './apply-changes.ts';
+import { changeRequestPolicy } from './change-request.policy.ts';
+import { findChangeRequest, spaceForChangeRequests } from './change-request.service.ts';
+import { parseChanges } from './content-changes.ts';
+
+type Db = Prisma.TransactionClient;
+
+/** A change request still takes edits while it is a draft or open. */
+export function assertEditable(cr: Pick<ChangeRequest, 'number' | 'status'>) {
+  if (cr.status === 'merged' || cr.status === 'archived') {
+    throw new ConflictError(`Change request #${cr.number} is ${cr.status}: its content cannot change`);
+  }
+}
+
+/** The page and file rows of a revision (two statements). */
+export async function revisionRows(db: Db, revisionId: string) {
+  const [pages, files] = await Promise.all([db.page.findMany({ where: { revisionId } }), db.file.findMany({ where: { revisionId } })]);
+  return { pages, files };
+}
+
+/**
+ * Moves a change request from the revision it was read at to a new one, in the caller's transaction:
+ * only while it still points at `from` and takes edits. Otherwise a concurrent write came first, and
+ * this one answers 409 (the transaction rolls back with the revision it wrote).
+ */
+export async function advanceChangeRequest(db: Db, cr: Pick<ChangeRequest, 'id' | 'number'>, from: string, data: Prisma.ChangeRequestUncheckedUpdateManyInput & { revisionId: string }) {
+  const { count } = await db.changeRequest.updateMany({ where: { id: cr.id, revisionId: from, status: { in: ['draft', 'open'] } }, data });
+  if (count === 0) throw new ConflictError(`Change request #${cr.number} changed meanwhile: read it again and retry`);
+}
+
+/**
+ * `POST /spaces/{id}/change-requests/{cr}/content` (GitBook's `updateChangeRequestContent`): a batch
+ * of 1..50 page and file changes, applied in order, all or nothing, as one new revision of the change
+ * request. Answers the change request and what the batch did to which page.
+ */
+export async function updateChangeRequestContent(ctx: Context, spaceId: string, changeRequestId: string, input: { changes: unknown }, query?: ItemQuery) {
+  const changes = parseChanges(input.changes);
+  const { space, actor } = await spaceForChangeRequests(ctx, spaceId);
+  const cr = await findChangeRequest(ctx, space.id, changeRequestId);
+  authorize(changeRequestPolicy, actor, 'update', cr);
+  assertEditable(cr);
+
+  const { pages, files } = await revisionRows(ctx.db, cr.revisionId);
+  const draft = RevisionDraft.fromRows(pages, files);
+  const now = ctx.clock.now();
+  const applied = await applyChanges(draft, changes, {
+    now,
+    baseRevisionId: cr.revisionMergedAncestorId ?? cr.revisionInitialId,
+    revisionPages: async (revisionId) => {
+      const revision = await ctx.db.revision.findFirst({ where: { id: revisionId, spaceId: space.id }, select: { id: true } });
+      return revision ? ctx.db.page.findMany({ where: { revisionId } }) : null;
+    },
+  });
+
+  const revisionId = newId();
+  await ctx.db.$transaction(async (tx) => {
+    await writeRevision(tx, {
+      id: revisionId,
+      spaceId: space.id,
+      parents: [cr.revisionId],
+      type: 'edits',
+      createdById: viewerOf(ctx).user.id,
+      createdAt: now,
+      draft,
+      blobs: applied.blobs,
+    });
+    await advanceChangeRequest(tx, cr, cr.revisionId, { revisionId, updatedAt: now });
+  }, TRANSACTION_OPTIONS);
+
+  const location = (pageId: string) => `${ctx.config.apiUrl}/spaces/${space.id}/change-requests/${cr.id}/content/page/${pageId}`;
+  return {
+    changeRequest: await findChangeRequest(ctx, space.id, cr.id, query),
+    changes: applied.affected.map((change) =>
+      change.object === 'deleted_page'
+        ? { object: change.object, page: change.id }
+        : { object: change.object, page: { object: 'page', id: change.id, urls: { location: location(change.id) } }, ...('ref' in change && change.ref ? { ref: change.ref } : {}) },
+    ),
+    insertedFiles: applied.insertedFiles.map((file) => ({ ...file, revisionId })),
+  };
+}

@@ -1,0 +1,40 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { builder } from '../../graphql/builder.ts';
+import { RevisionFileRef } from '../content/content.schema.ts';
+import { ChangeRequestRef } from './change-request.schema.ts';
+import { updateChangeRequestContent } from './change-request-content.service.ts';
+
+type ContentUpdate = Awaited<ReturnType<typeof updateChangeRequestContent>>;
+
+const ChangeRequestContentUpdateRef = builder.objectRef<ContentUpdate>('ChangeRequestContentUpdate').implement({
+  description: "What a batch of content changes did: the change request, each affected page, the files inserted (GitBook's ChangeRequestContentUpdate)",
+  fields: (t) => ({
+    changeRequest: t.field({ type: ChangeRequestRef, resolve: (u) => u.changeRequest }),
+    changes: t.field({
+      type: 'JSON',
+      description: 'One entry per affected page, in order of first change: created_page (with its ref), updated_page, deleted_page',
+      resolve: (u) => u.changes,
+    }),
+    insertedFiles: t.field({ type: [RevisionFileRef], resolve: (u) => u.insertedFiles }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  updateChangeRequestContent: t.field({
+    type: ChangeRequestContentUpdateRef,
+    description:
+      "Applies 1..50 page and file changes to a change request, in order and all or nothing, as one new revision (GitBook's updateChangeRequestContent). REST answers the change request unless `compat=false`",
+    args: {
+      spaceId: t.arg.string({ required: true, description: 'ID of the space' }),
+      changeRequestId: t.arg.string({ required: true, description: 'ID or number of the change request' }),
+      changes: t.arg({
+        type: 'JSON',
+        required: true,
+        description: "GitBook's ChangeRequestContentChange objects: insert_page, update_page, delete_page, revert_page, insert_files",
+      }),
+      compat: t.arg.boolean({ description: 'REST: true (default) answers the change request, false the ChangeRequestContentUpdate' }),
+    },
+    resolve: (_root, { spaceId, changeRequestId, changes }, ctx, info) =>
+      updateChangeRequestContent(ctx, spaceId, changeRequestId, { changes }, queryFromInfo({ context: ctx, info, path: ['changeRequest'] }) as object),
+  }),
+}));

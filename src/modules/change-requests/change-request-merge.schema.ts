@@ -1,0 +1,60 @@
+import { builder } from '../../graphql/builder.ts';
+import { RevisionRef } from '../content/content.schema.ts';
+import { ChangeRequestRef } from './change-request.schema.ts';
+import { mergeChangeRequest, updateChangeRequestFromMain } from './change-request-merge.service.ts';
+
+const ChangeRequestMergeResultRef = builder
+  .objectRef<{ revision: string; result: string; conflicts?: unknown }>('ChangeRequestMergeResult')
+  .implement({
+    description: 'The revision an update from main or a merge made, and how it went',
+    fields: (t) => ({
+      revision: t.exposeString('revision', { description: 'The new revision (of the change request for an update, of the space for a merge)' }),
+      result: t.exposeString('result', { description: 'update or conflicts (POST …/update); merge (POST …/merge)' }),
+      conflicts: t.field({
+        type: 'JSON',
+        nullable: true,
+        description: 'Update only: pages both sides changed ({ page, title, type: content | deleted-in-change-request | deleted-on-main })',
+        resolve: (r) => r.conflicts ?? null,
+      }),
+    }),
+  });
+
+const changeRequestArgs = builder.args((t) => ({
+  spaceId: t.string({ required: true, description: 'ID of the space' }),
+  changeRequestId: t.string({ required: true, description: 'ID or number of the change request' }),
+}));
+
+builder.mutationFields((t) => ({
+  updateChangeRequestFromMain: t.field({
+    type: ChangeRequestMergeResultRef,
+    description:
+      "Pulls what was merged into the space since the change request started (or last updated) into it, with a three-way merge (GitBook's updateChangeRequest)",
+    args: changeRequestArgs,
+    resolve: (_root, { spaceId, changeRequestId }, ctx) => updateChangeRequestFromMain(ctx, spaceId, changeRequestId),
+  }),
+  mergeChangeRequest: t.field({
+    type: ChangeRequestMergeResultRef,
+    description: "Merges the change request into the space: a new revision becomes the space's content (needs the review level)",
+    args: changeRequestArgs,
+    resolve: (_root, { spaceId, changeRequestId }, ctx) => mergeChangeRequest(ctx, spaceId, changeRequestId),
+  }),
+}));
+
+builder.objectField(ChangeRequestRef, 'conflicts', (t) =>
+  t.field({
+    type: 'JSON',
+    description: 'Conflicts the last update from main reported ({ page, title, type }); empty when there were none',
+    resolve: (cr) => cr.conflicts ?? [],
+  }),
+);
+
+// GitBook's merge revisions name the change request they merged.
+builder.objectField(RevisionRef, 'mergedFrom', (t) =>
+  t.prismaField({
+    type: 'ChangeRequest',
+    nullable: true,
+    description: 'For a merge revision: the change request it merged',
+    resolve: (query, r, _args, ctx) =>
+      r.revision.type === 'merge' ? ctx.db.changeRequest.findFirst({ ...query, where: { spaceId: r.revision.spaceId, revisionMergedId: r.revision.id } }) : null,
+  }),
+);

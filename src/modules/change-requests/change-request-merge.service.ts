@@ -1,0 +1,127 @@
+import type { ChangeRequest, Prisma } from '../../generated/prisma/client.ts';
+import { viewerOf, type Context } from '../../core/context.ts';
+import { authorize } from '../../core/authorization.ts';
+import { ConflictError } from '../../core/errors.ts';
+import { TRANSACTION_OPTIONS } from '../../db/client.ts';
+import { newId } from '../../lib/ids.ts';
+import { RevisionDraft } from '../content/revision-draft.ts';
+import { writeRevision } from '../content/revision-writer.ts';
+import { hasConflictMarkers, hashesToMerge, mergeRevisions, type MergeConflict, type RevisionSide } from '../content/three-way-merge.ts';
+import { changeRequestPolicy } from './change-request.policy.ts';
+import { findChangeRequest, spaceForChangeRequests } from './change-request.service.ts';
+import { advanceChangeRequest, assertEditable } from './change-request-content.service.ts';
+
+type Db = Prisma.TransactionClient;
+
+/** The revision the change request last took main from: where both sides started. */
+const baseOf = (cr: Pick<ChangeRequest, 'revisionMergedAncestorId' | 'revisionInitialId'>) => cr.revisionMergedAncestorId ?? cr.revisionInitialId;
+
+/** Pages and files of several revisions in two statements. */
+async function sidesOf(db: Db, revisionIds: string[]): Promise<Map<string, RevisionSide>> {
+  const [pages, files] = await Promise.all([
+    db.page.findMany({ where: { revisionId: { in: revisionIds } } }),
+    db.file.findMany({ where: { revisionId: { in: revisionIds } } }),
+  ]);
+  return new Map(revisionIds.map((id) => [id, { pages: pages.filter((p) => p.revisionId === id), files: files.filter((f) => f.revisionId === id) }]));
+}
+
+/** Merges main into the change request's content, in memory: the merged draft and its conflicts. */
+async function mergeMain(db: Db, cr: ChangeRequest, mainRevisionId: string, now: Date) {
+  const sides = await sidesOf(db, [...new Set([baseOf(cr), cr.revisionId, mainRevisionId])]);
+  const [base, ours, theirs] = [sides.get(baseOf(cr))!, sides.get(cr.revisionId)!, sides.get(mainRevisionId)!];
+  const hashes = hashesToMerge(base, ours, theirs);
+  const documents = hashes.length ? await db.document.findMany({ where: { hash: { in: hashes } } }) : [];
+  return mergeRevisions(base, ours, theirs, new Map(documents.map((d) => [d.hash, d.markdown])), now);
+}
+
+/** Pages of a revision whose bodies still hold conflict markers (of those a merge reported). */
+async function unresolved(db: Db, revisionId: string, conflicts: MergeConflict[]): Promise<string[]> {
+  const pages = conflicts.filter((c) => c.type === 'content').map((c) => c.page);
+  if (!pages.length) return [];
+  const rows = await db.page.findMany({ where: { revisionId, id: { in: pages } }, select: { id: true, document: { select: { markdown: true } } } });
+  return rows.filter((row) => row.document && hasConflictMarkers(row.document.markdown)).map((row) => row.id);
+}
+
+const conflictsOf = (cr: ChangeRequest) => (Array.isArray(cr.conflicts) ? (cr.conflicts as unknown as MergeConflict[]) : []);
+
+/**
+ * `POST /spaces/{id}/change-requests/{cr}/update` (GitBook's `updateChangeRequest`): pulls what was
+ * merged into the space since the change request's base into it, with a three-way merge, as a new
+ * revision of the change request (type `update`, parents: its revision and main's). Conflicting lines
+ * are kept with markers and listed; the answer's `result` is then `conflicts`.
+ */
+export async function updateChangeRequestFromMain(ctx: Context, spaceId: string, changeRequestId: string) {
+  const { space, actor } = await spaceForChangeRequests(ctx, spaceId);
+  const cr = await findChangeRequest(ctx, space.id, changeRequestId);
+  authorize(changeRequestPolicy, actor, 'update', cr);
+  assertEditable(cr);
+  const main = space.revisionId!;
+  if (baseOf(cr) === main) {
+    const left = await unresolved(ctx.db, cr.revisionId, conflictsOf(cr));
+    return { revision: cr.revisionId, result: left.length ? 'conflicts' : 'update', conflicts: conflictsOf(cr) };
+  }
+  const now = ctx.clock.now();
+  const { draft, conflicts } = await mergeMain(ctx.db, cr, main, now);
+  const revisionId = newId();
+  await ctx.db.$transaction(async (tx) => {
+    await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [cr.revisionId, main], type: 'update', createdById: viewerOf(ctx).user.id, createdAt: now, draft });
+    await advanceChangeRequest(tx, cr, cr.revisionId, {
+      revisionId,
+      revisionMergedAncestorId: main,
+      conflicts: conflicts as unknown as Prisma.InputJsonValue,
+      updatedAt: now,
+    });
+  }, TRANSACTION_OPTIONS);
+  return { revision: revisionId, result: conflicts.some((c) => c.type === 'content') ? 'conflicts' : 'update', conflicts };
+}
+
+/**
+ * `POST /spaces/{id}/change-requests/{cr}/merge` (GitBook's `mergeChangeRequest`): a new revision of
+ * the space (type `merge`, parents: main's revision and the change request's) becomes the space's
+ * content, and the change request is `merged`. A change request behind main is merged with main in the
+ * same step when that merges cleanly; when it would conflict, or still holds conflict markers from an
+ * update, the answer is 409 (update it and resolve them first). Two merges racing on one space: the
+ * first moves the space's revision, the second finds it moved and answers 409 — its change request
+ * stays open, now outdated, nothing lost.
+ */
+export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRequestId: string) {
+  const { space, actor } = await spaceForChangeRequests(ctx, spaceId);
+  const cr = await findChangeRequest(ctx, space.id, changeRequestId);
+  authorize(changeRequestPolicy, actor, 'merge', cr);
+  if (cr.status === 'merged' || cr.status === 'archived') throw new ConflictError(`Change request #${cr.number} is ${cr.status}: it cannot be merged`);
+  const left = await unresolved(ctx.db, cr.revisionId, conflictsOf(cr));
+  if (left.length) {
+    throw new ConflictError(`Change request #${cr.number} has unresolved conflicts in page(s) ${left.join(', ')}: resolve them before merging`);
+  }
+  const main = space.revisionId!;
+  const now = ctx.clock.now();
+  let draft: RevisionDraft;
+  if (baseOf(cr) === main) {
+    const { pages, files } = (await sidesOf(ctx.db, [cr.revisionId])).get(cr.revisionId)!;
+    draft = RevisionDraft.fromRows(pages, files);
+  } else {
+    const merged = await mergeMain(ctx.db, cr, main, now);
+    const blocking = merged.conflicts.filter((c) => c.type === 'content');
+    if (blocking.length) {
+      throw new ConflictError(
+        `Change request #${cr.number} conflicts with the space's content in page(s) ${blocking.map((c) => c.page).join(', ')}: update it from main (POST …/update) and resolve them`,
+      );
+    }
+    draft = merged.draft;
+  }
+
+  const revisionId = newId();
+  await ctx.db.$transaction(async (tx) => {
+    await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [main, cr.revisionId], type: 'merge', createdById: viewerOf(ctx).user.id, createdAt: now, draft });
+    // Only while main is still what was merged with: a merge that landed meanwhile wins.
+    const moved = await tx.space.updateMany({ where: { id: space.id, revisionId: main }, data: { revisionId, updatedAt: now } });
+    if (moved.count === 0) throw new ConflictError(`The space's content changed while merging change request #${cr.number}: update it from main and merge again`);
+    const { count } = await tx.changeRequest.updateMany({
+      where: { id: cr.id, revisionId: cr.revisionId, status: { in: ['draft', 'open'] } },
+      data: { status: 'merged', revisionMergedId: revisionId, mergedAt: now, updatedAt: now, conflicts: [] },
+    });
+    if (count === 0) throw new ConflictError(`Change request #${cr.number} changed meanwhile: read it again and retry`);
+  }, TRANSACTION_OPTIONS);
+  ctx.loaders.space.clear(space.id);
+  return { revision: revisionId, result: 'merge' };
+}

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { BadRequestError } from '../../core/errors.ts';
+
+/**
+ * The body of `POST …/change-requests/{id}/content` (GitBook's `updateChangeRequestContent`): GitBook's
+ * `ChangeRequestContentChange*` shapes, checked here so that a bad change answers 400 naming the
+ * field (`changes[2].title`) before anything is applied.
+ */
+export const MAX_CHANGES = 50;
+export const MAX_FILES_PER_CHANGE = 20;
+export const MAX_TITLE = 256;
+export const MAX_DESCRIPTION = 1000;
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+const pageId = z.string().min(1).max(100);
+const title = z.string().min(1).max(MAX_TITLE);
+const slug = z
+  .string()
+  .max(100)
+  .regex(/^$|^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lower-case letters, digits and single dashes');
+const emoji = z.string().max(50);
+/** Markdown, or nothing (`{}`: metadata only). A JSON document body is GitBook's too, but not accepted here. */
+const document = z.strictObject({ markdown: z.string().max(1_000_000).optional() });
+const position = z.number().int().min(0).max(100_000);
+
+const pageFields = {
+  title: title.optional(),
+  slug: slug.optional(),
+  emoji: emoji.optional(),
+  description: z.string().max(MAX_DESCRIPTION).optional(),
+  hidden: z.boolean().optional(),
+};
+
+const insertPage = z.strictObject({
+  operation: z.literal('insert_page'),
+  ...pageFields,
+  ref: z.string().min(1).max(256).optional(),
+  document: document.refine((d) => d.markdown !== undefined, 'needs "markdown"'),
+  into: pageId.optional(),
+  at: position.optional(),
+});
+
+const updatePage = z.strictObject({
+  operation: z.literal('update_page'),
+  page: pageId,
+  ...pageFields,
+  document: document.optional(),
+  into: pageId.nullable().optional(),
+  at: position.optional(),
+});
+
+const deletePage = z.strictObject({ operation: z.literal('delete_page'), page: pageId });
+
+const revertPage = z.strictObject({
+  operation: z.literal('revert_page'),
+  page: pageId,
+  revision: z.string().min(1).max(100).optional(),
+});
+
+const insertedFile = z.strictObject({
+  name: z.string().min(1).max(256),
+  ref: z.string().min(1).max(256).optional(),
+  contentType: z.string().min(3).max(255).regex(/^[\w.+-]+\/[\w.+-]+$/, 'a media type such as image/png'),
+  base64: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'standard base64'),
+});
+
+const insertFiles = z.strictObject({
+  operation: z.literal('insert_files'),
+  files: z.array(insertedFile).min(1).max(MAX_FILES_PER_CHANGE),
+});
+
+export const contentChange = z.discriminatedUnion('operation', [insertPage, updatePage, deletePage, revertPage, insertFiles]);
+export type ContentChange = z.infer<typeof contentChange>;
+export type InsertPageChange = z.infer<typeof insertPage>;
+export type UpdatePageChange = z.infer<typeof updatePage>;
+export type InsertFilesChange = z.infer<typeof insertFiles>;
+
+const changesBody = z.array(contentChange).min(1).max(MAX_CHANGES);
+
+/** `changes[1].files[0].name` from zod's path. */
+function fieldName(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((name, key) => (typeof key === 'number' ? `${name}[${key}]` : `${name}.${String(key)}`), 'changes');
+}
+
+/** Parses the `changes` of a request, or throws a 400 naming the first bad field. */
+export function parseChanges(input: unknown): ContentChange[] {
+  const parsed = changesBody.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  if (issue.code === 'invalid_union' && issue.path.length === 2) {
+    throw new BadRequestError(
+      `Invalid "${fieldName(issue.path)}.operation": must be insert_page, update_page, delete_page, revert_page or insert_files`,
+    );
+  }
+  if (issue.code === 'too_small' && issue.path.length === 0) throw new BadRequestError(`Invalid "changes": at least one change is required`);
+  if (issue.code === 'too_big' && issue.path.length === 0) throw new BadRequestError(`Invalid "changes": at most ${MAX_CHANGES} changes per request`);
+  throw new BadRequestError(`Invalid "${fieldName(issue.path)}": ${issue.message}`);
+}
+
+/** A 400 about one field of one change. */
+export function changeError(index: number, field: string, message: string): BadRequestError {
+  return new BadRequestError(`Invalid "changes[${index}]${field ? `.${field}` : ''}": ${message}`);
+}
