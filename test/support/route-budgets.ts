@@ -30,6 +30,12 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/spaces/{s}/content/files/{fl}': 3,
   'GET /v1/spaces/{s}/change-requests': 4,
   'GET /v1/spaces/{s}/change-requests/{cr}': 3,
+  // A change request's content: the change request's row (its revision) is one more read.
+  'GET /v1/spaces/{s}/change-requests/{cr}/content': 4,
+  'GET /v1/spaces/{s}/change-requests/{cr}/content/pages': 4,
+  'GET /v1/spaces/{s}/change-requests/{cr}/content/page/{pg}': 4,
+  'GET /v1/spaces/{s}/change-requests/{cr}/content/files': 5,
+  'GET /v1/spaces/{s}/change-requests/{cr}/content/files/{fl}': 4,
   'GET /v1/spaces/{s}/custom-fields': 3,
   'GET /v1/orgs/{o}/custom-fields': 4,
   'GET /v1/orgs/{o}/custom-fields/{f}': 3,

@@ -50,11 +50,11 @@ builder.objectField(ChangeRequestRef, 'conflicts', (t) =>
 
 // GitBook's merge revisions name the change request they merged.
 builder.objectField(RevisionRef, 'mergedFrom', (t) =>
-  t.prismaField({
-    type: 'ChangeRequest',
+  t.field({
+    type: ChangeRequestRef,
     nullable: true,
     description: 'For a merge revision: the change request it merged',
-    resolve: (query, r, _args, ctx) =>
-      r.revision.type === 'merge' ? ctx.db.changeRequest.findFirst({ ...query, where: { spaceId: r.revision.spaceId, revisionMergedId: r.revision.id } }) : null,
+    resolve: (r, _args, ctx) =>
+      r.revision.type === 'merge' ? ctx.db.changeRequest.findFirst({ where: { spaceId: r.revision.spaceId, revisionMergedId: r.revision.id } }) : null,
   }),
 );
