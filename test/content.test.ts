@@ -87,7 +87,7 @@ describe('GET /spaces/{spaceId}/content/pages', () => {
     await addFiles(h.db, small.revision, [file(0), file(1)]);
     await addFiles(h.db, large.revision, Array.from({ length: 50 }, (_, i) => file(i)));
     const crOf = async (spaceId: string) => (await admin.rest('POST', `/v1/spaces/${spaceId}/change-requests`, {})).body.id as string;
-    const crs = { [small.id]: await crOf(small.id), [large.id]: await crOf(large.id) };
+    const crs: Record<string, string> = { [small.id]: await crOf(small.id), [large.id]: await crOf(large.id) };
     const count = async (path: string) => {
       await admin.rest('GET', path); // warm
       await new Promise((r) => setTimeout(r, 50));
