@@ -269,6 +269,23 @@ describe('ChangeRequest.content', () => {
     expect(expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`))).not.toHaveProperty('content');
   });
 
+  it('follows edits made through the API, and the space follows the merge', async () => {
+    const { admin, space } = await spaceWithTree();
+    const cr = await withChangeRequest(admin, space.id);
+    const path = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
+    const body = { changes: [{ operation: 'insert_page', title: 'Intro', document: { markdown: '# Intro\n\nHello.' } }] };
+    const edited = expectOk(await admin.rest('POST', `${path}/content`, body));
+    const query = `query($s: String!, $c: String!) { spaceChangeRequest(spaceId: $s, changeRequestId: $c) { content { id parents pages { title markdown } } } }`;
+    const content = gqlData(await admin.gql(query, { s: space.id, c: cr.id }), 'spaceChangeRequest').content;
+    expect(content).toMatchObject({ id: edited.revision, parents: [space.revision] });
+    expect(content.pages.map((p: any) => p.title)).toEqual(['Guides', 'API', 'Intro']);
+    expect(content.pages[2].markdown).toBe('# Intro\n\nHello.');
+    const spaceTitles = async () => gqlData(await admin.gql(SPACE_CONTENT, { s: space.id }), 'space').content.pages.map((p: any) => p.title);
+    expect(await spaceTitles()).toEqual(['Guides', 'API']);
+    expectOk(await admin.rest('POST', `${path}/merge`, {}));
+    expect(await spaceTitles()).toEqual(['Guides', 'API', 'Intro']);
+  });
+
   it('an outsider or a guest without a grant cannot reach it: the root field refuses', async () => {
     const { admin, o, space } = await spaceWithTree();
     const cr = await withChangeRequest(admin, space.id);
