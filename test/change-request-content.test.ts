@@ -264,7 +264,28 @@ const OPS: RefusalOp<{ s: string; c: string }>[] = [
     ],
     refuse: 'below edit',
   },
+  ...[
+    ['content', '', 'changeRequestContent', 'id'],
+    ['content pages', '/pages', 'changeRequestContentPages', 'pages'],
+    ['content files', '/files', 'changeRequestFiles', 'count'],
+  ].map(([name, route, field, selection]) => ({
+    name: `read change request ${name}`,
+    rest: ({ s, c }: { s: string; c: string }) => ['GET', `${crsPath(s)}/${c}/content${route}`] as [string, string],
+    gql: ({ s, c }: { s: string; c: string }) =>
+      [`query($s: String!, $c: String!) { ${field}(spaceId: $s, changeRequestId: $c) { ${selection} } }`, { s, c }] as [string, Record<string, unknown>],
+  })),
 ];
+
+describe('reading a change request\'s content: bad input', () => {
+  it('400 for a bad limit or format, 404 for an unknown change request, page or file', async () => {
+    const { admin, space, path } = await setup();
+    restError(await admin.rest('GET', `${path}/content/files?limit=1001`), 400, 'limit');
+    restError(await admin.rest('GET', `${path}/content/page/x?format=html`), 400, 'format');
+    restError(await admin.rest('GET', `${path}/content/page/unknownPage`), 404);
+    restError(await admin.rest('GET', `${path}/content/files/unknownFile`), 404);
+    restError(await admin.rest('GET', `${crsPath(space.id)}/999/content`), 404);
+  });
+});
 
 refusalMatrix(OPS, {
   h,

@@ -68,6 +68,13 @@ describe('change requests: create, list, get, update', () => {
     expect(drafts.items.map((cr: { subject: string }) => cr.subject)).toEqual(['c']);
     const mine = expectOk(await admin.rest('GET', `${crsPath(space.id)}?creator=${editor.userId}`));
     expect(mine.items.map((cr: { subject: string }) => cr.subject)).toEqual(['b']);
+    // Contributors: the author, and whoever changes the content. The editor writes into "a".
+    const subjects = async (query: string) => expectOk(await admin.rest('GET', `${crsPath(space.id)}?${query}`)).items.map((cr: { subject: string }) => cr.subject);
+    expect(await subjects(`contributor=${editor.userId}`)).toEqual(['b']);
+    expectOk(await editor.rest('POST', `${crsPath(space.id)}/${a.id}/content`, { changes: [{ operation: 'insert_page', title: 'E', document: { markdown: 'e' } }] }));
+    expect(await subjects(`contributor=${editor.userId}`)).toEqual(['b', 'a']);
+    expect(await subjects(`contributor=${admin.userId}`)).toEqual(['a']);
+    expect(await subjects(`contributor=${admin.userId}&creator=${editor.userId}`)).toEqual([]);
     const page1 = expectOk(await admin.rest('GET', `${crsPath(space.id)}?limit=1`));
     const page2 = expectOk(await admin.rest('GET', `${crsPath(space.id)}?limit=1&page=${page1.next.page}`));
     expect([...page1.items, ...page2.items].map((cr: { subject: string }) => cr.subject)).toEqual(['b', 'a']);
@@ -82,6 +89,15 @@ describe('change requests: create, list, get, update', () => {
     const cr = expectOk(await admin.rest('POST', crsPath(space.id), { subject: 'x' }), 201);
     const path = `${crsPath(space.id)}/${cr.id}`;
     expect(expectOk(await admin.rest('PATCH', path, { subject: 'Better' }), 200, 'updateChangeRequestById').subject).toBe('Better');
+    // GitBook's Prefer: return=minimal: the change is made, the answer is an empty 204.
+    const minimal = await h.app.fetch(`http://localhost${path}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json', prefer: 'return=minimal' },
+      body: JSON.stringify({ subject: 'Minimal' }),
+    });
+    expect([minimal.status, await minimal.text(), minimal.headers.get('preference-applied')]).toEqual([204, '', 'return=minimal']);
+    expect((await h.db.changeRequest.findUniqueOrThrow({ where: { id: cr.id } })).subject).toBe('Minimal');
+    expect(expectOk(await admin.rest('PATCH', path, { subject: 'Better' })).subject).toBe('Better');
     restError(await admin.rest('PATCH', path, { subject: 'x'.repeat(101) }), 400, 'subject');
     restError(await admin.rest('POST', crsPath(space.id), { subject: 'x'.repeat(101) }), 400, 'subject');
     restError(await admin.rest('PATCH', path, { status: 'merged' }), 400, 'status');

@@ -170,7 +170,7 @@ export function useRestApi(options: RestOptions): Plugin {
       // SOFA's router answers nothing for a path or method it does not know.
       if (!response || !state.route) return endResponse(response ?? noRoute());
       (serverContext as { route?: string }).route = `${basePath}${state.route.path}`;
-      endResponse(finalResponse(state.route, response, state.location));
+      endResponse(finalResponse(state.route, response, state.location, request));
     },
   };
 }

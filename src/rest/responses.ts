@@ -10,8 +10,11 @@ export function sofaStatusOf(route: RestRoute): 200 | 201 {
   return route.status === 201 ? 201 : 200;
 }
 
-export function finalResponse(route: RestRoute, response: Response, location: string | undefined): Response {
+export function finalResponse(route: RestRoute, response: Response, location: string | undefined, request?: Request): Response {
   if (route.status === 204 && response.status === 200) return new Response(null, { status: 204 });
+  if (route.returnMinimal && response.status === 200 && /(^|[\s,;])return=minimal\b/i.test(request?.headers.get('prefer') ?? '')) {
+    return new Response(null, { status: 204, headers: { 'Preference-Applied': 'return=minimal' } });
+  }
   // A 201 names the created resource in `Location`: the `urls.location` of the result, kept at execution.
   if (response.status === 201 && location) {
     const headers = new Headers(response.headers);

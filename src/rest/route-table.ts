@@ -24,6 +24,11 @@ export interface RestRoute {
    * query parameter (GitBook's `compat` switches): GraphQL keeps the full typed result.
    */
   answer?: (data: unknown, query: URLSearchParams) => unknown;
+  /**
+   * GitBook's `Prefer: return=minimal` (its `returnPreference` parameter): the write still happens and
+   * the answer is an empty 204 with `Preference-Applied: return=minimal`.
+   */
+  returnMinimal?: boolean;
 }
 
 /** Keys are `Query.<field>` or `Mutation.<field>`. */

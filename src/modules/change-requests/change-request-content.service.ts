@@ -27,6 +27,11 @@ export async function revisionRows(db: Db, revisionId: string) {
   return { pages, files };
 }
 
+/** Records `userId` among the change request's contributors (once), in the caller's transaction. */
+export async function addContributor(db: Db, changeRequestId: string, userId: string) {
+  await db.changeRequestContributor.createMany({ data: [{ changeRequestId, userId }], skipDuplicates: true });
+}
+
 /**
  * Moves a change request from the revision it was read at to a new one, in the caller's transaction:
  * only while it still points at `from` and takes edits. Otherwise a concurrent write came first, and
@@ -74,6 +79,7 @@ export async function updateChangeRequestContent(ctx: Context, spaceId: string, 
       blobs: applied.blobs,
     });
     await advanceChangeRequest(tx, cr, cr.revisionId, { revisionId, updatedAt: now });
+    await addContributor(tx, cr.id, viewerOf(ctx).user.id);
   }, TRANSACTION_OPTIONS);
 
   const location = (pageId: string) => `${ctx.config.apiUrl}/spaces/${space.id}/change-requests/${cr.id}/content/page/${pageId}`;

@@ -9,7 +9,7 @@ import { writeRevision } from '../content/revision-writer.ts';
 import { hasConflictMarkers, hashesToMerge, mergeRevisions, type MergeConflict, type RevisionSide } from '../content/three-way-merge.ts';
 import { changeRequestPolicy } from './change-request.policy.ts';
 import { findChangeRequest, spaceForChangeRequests } from './change-request.service.ts';
-import { advanceChangeRequest, assertEditable } from './change-request-content.service.ts';
+import { addContributor, advanceChangeRequest, assertEditable } from './change-request-content.service.ts';
 
 type Db = Prisma.TransactionClient;
 
@@ -71,6 +71,7 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
       conflicts: conflicts as unknown as Prisma.InputJsonValue,
       updatedAt: now,
     });
+    await addContributor(tx, cr.id, viewerOf(ctx).user.id);
   }, TRANSACTION_OPTIONS);
   return { revision: revisionId, result: conflicts.some((c) => c.type === 'content') ? 'conflicts' : 'update', conflicts };
 }

@@ -6,7 +6,7 @@ export const changeRequestRoutes: RouteTable = {
   'Query.spaceChangeRequests': { method: 'GET', path: '/spaces/{spaceId}/change-requests', tags },
   'Mutation.createChangeRequest': { method: 'POST', path: '/spaces/{spaceId}/change-requests', status: 201, tags },
   'Query.spaceChangeRequest': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags },
-  'Mutation.updateChangeRequest': { method: 'PATCH', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags },
+  'Mutation.updateChangeRequest': { method: 'PATCH', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags, returnMinimal: true },
   'Mutation.mergeChangeRequest': { method: 'POST', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/merge', tags },
   'Mutation.updateChangeRequestFromMain': { method: 'POST', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/update', tags },
   'Mutation.updateChangeRequestContent': {

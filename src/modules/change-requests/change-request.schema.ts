@@ -73,6 +73,7 @@ builder.queryFields((t) => ({
       ...listArgs,
       status: t.arg({ type: ChangeRequestStatusEnum, description: 'Default: open' }),
       creator: t.arg.string({ description: 'Only those opened by this user' }),
+      contributor: t.arg.string({ description: 'Only those this user wrote in: opened, changed the content of, or updated from main' }),
     },
     resolve: (_root, { spaceId, ...args }, ctx, info) => listChangeRequests(ctx, spaceId, args, listItemsQuery(ctx, info)),
   }),

@@ -54,6 +54,7 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
         revisionInitialId: revisionId,
         createdAt: now,
         updatedAt: now,
+        contributors: { create: { userId: actor.userId } },
       },
     });
   }, TRANSACTION_OPTIONS);
@@ -63,9 +64,10 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
 export interface ChangeRequestListArgs extends ListArgs {
   status?: ChangeRequestStatus | null;
   creator?: string | null;
+  contributor?: string | null;
 }
 
-/** `GET /spaces/{id}/change-requests`: by status (default `open`), newest first. */
+/** `GET /spaces/{id}/change-requests`: by status (default `open`), author, contributor; newest first. */
 export async function listChangeRequests(ctx: Context, spaceId: string, args: ChangeRequestListArgs, query?: ItemQuery) {
   const { space } = await spaceForChangeRequests(ctx, spaceId);
   return paginate({
@@ -74,7 +76,12 @@ export async function listChangeRequests(ctx: Context, spaceId: string, args: Ch
       { field: 'createdAt', direction: 'desc', type: 'date' },
       { field: 'id', direction: 'desc' },
     ],
-    where: { spaceId: space.id, status: args.status ?? 'open', ...(args.creator ? { createdById: args.creator } : {}) },
+    where: {
+      spaceId: space.id,
+      status: args.status ?? 'open',
+      ...(args.creator ? { createdById: args.creator } : {}),
+      ...(args.contributor ? { contributors: { some: { userId: args.contributor } } } : {}),
+    },
     model: ctx.db.changeRequest,
     query,
   });
