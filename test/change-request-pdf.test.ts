@@ -120,6 +120,13 @@ describe('GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf', () => {
       res.headers.get('content-length'),
     ]);
     expect((await h.app.fetch(answer.url, { method: 'POST' })).status).toBe(405);
+
+    // A revision never changes: the same PDF is served again from memory, not rendered again (a new
+    // rendering would carry another creation date).
+    const first = new Uint8Array(await (await h.app.fetch(answer.url)).arrayBuffer());
+    h.clock.advance(60_000);
+    const again = new Uint8Array(await (await h.app.fetch(answer.url)).arrayBuffer());
+    expect(Buffer.from(again).equals(Buffer.from(first))).toBe(true);
   });
 
   it('GraphQL: the same URL; a reader may ask', async () => {
