@@ -19,7 +19,8 @@ import { useGraphqlLimits } from './graphql/limits.ts';
 import { corsOption, useCorsVary } from './http/cors.ts';
 import { maskKeepingCause, useUnexpectedErrorLog } from './http/error-log.ts';
 import { useFileDownloads } from './modules/content/file-download.plugin.ts';
-import { fileUrlKey } from './modules/content/file-urls.ts';
+import { usePdfExports } from './modules/change-requests/change-request-pdf.plugin.ts';
+import { urlSigningKey } from './modules/content/signed-urls.ts';
 import { guardRequestHooks } from './http/request-guard.ts';
 import { useRateLimit } from './http/rate-limit.ts';
 import { openRateLimitStore } from './http/rate-limit-store.ts';
@@ -155,11 +156,11 @@ export function createApp(options: AppOptions) {
     clock: options.clock ?? systemClock,
     logger,
   };
-  // Read the download-URL signing key now rather than in the first request that lists files (`ready()`
-  // resolves once it is read; a failure here is retried by that first request).
-  const fileKeyRead = fileUrlKey(services.db).then(
+  // Read the signed-URL key (file downloads, PDF exports) now rather than in the first request that
+  // lists files (`ready()` resolves once it is read; a failure here is retried by that first request).
+  const urlKeyRead = urlSigningKey(services.db).then(
     () => undefined,
-    (error) => logger.warn({ err: error }, 'file URL key not read yet; the first file list will read it'),
+    (error) => logger.warn({ err: error }, 'signed URL key not read yet; the first request signing a URL will read it'),
   );
   const adminRoutes = Object.values(restRoutes).filter((r) => r.tags.includes('admin'));
   const rateLimitStore = config.rateLimit.enabled
@@ -200,6 +201,7 @@ export function createApp(options: AppOptions) {
       useBodyLimit({ maxBytes: config.limits.maxBodyBytes, graphqlPath: GRAPHQL_PATH }),
       useSamlSignIn(services),
       useFileDownloads(services),
+      usePdfExports(services),
       useAuthentication({
         db: services.db,
         clock: services.clock,
@@ -231,9 +233,9 @@ export function createApp(options: AppOptions) {
     logger,
     /** Where rate-limit counters live (`memory`, `postgres`, `redis`); null when rate limiting is off. */
     rateLimitStore: rateLimitStore?.kind ?? null,
-    /** Resolves once the rate-limit store answers (Redis: connected) and the file URL key is read. */
+    /** Resolves once the rate-limit store answers (Redis: connected) and the signed-URL key is read. */
     ready: async () => {
-      await Promise.all([rateLimitStore?.ready(), fileKeyRead]);
+      await Promise.all([rateLimitStore?.ready(), urlKeyRead]);
     },
     /** Releases what the app opened besides the database (the Redis connection of rate limiting). */
     close: () => rateLimitStore?.close() ?? Promise.resolve(),

@@ -65,7 +65,7 @@ describe('merge: the change request becomes the space content', () => {
     expect(await spaceTree(admin, space.id)).toEqual([['Hello', 'hello']]);
 
     const done = expectOk(await admin.rest('GET', `${crsPath(space.id)}/${cr.id}`), 200, 'getChangeRequestById');
-    expect(done).toMatchObject({ status: 'merged', revisionMerged: merged.revision, outdated: false });
+    expect(done).toMatchObject({ status: 'merged', revisionMerged: merged.revision, outdated: false, mergedBy: { id: admin.userId } });
     expect(done.mergedAt).toBeDefined();
     restError(await admin.rest('POST', `${crsPath(space.id)}/${cr.id}/merge`), 409);
     restError(await admin.rest('POST', `${crsPath(space.id)}/${cr.id}/content`, { changes: [{ operation: 'delete_page', page: 'x' }] }), 409);

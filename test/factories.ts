@@ -112,6 +112,10 @@ export interface PageSeed {
   title: string;
   path: string;
   markdown?: string;
+  /** The parent page (default: the top level) and the order key among its siblings (default: ''). */
+  parentId?: string;
+  position?: string;
+  type?: 'document' | 'group' | 'link';
 }
 
 /**
@@ -121,7 +125,17 @@ export interface PageSeed {
 export async function addPages(db: Db, revisionId: string, pages: PageSeed[]) {
   const hashes = await putDocuments(db, pages.map((p) => p.markdown ?? `# ${p.title}`));
   await db.page.createMany({
-    data: pages.map((p, i) => ({ revisionId, id: p.id, title: p.title, slug: p.path.split('/').pop()!, path: p.path, documentHash: hashes[i] })),
+    data: pages.map((p, i) => ({
+      revisionId,
+      id: p.id,
+      title: p.title,
+      slug: p.path.split('/').pop()!,
+      path: p.path,
+      documentHash: hashes[i],
+      ...(p.parentId ? { parentId: p.parentId } : {}),
+      ...(p.position ? { position: p.position } : {}),
+      ...(p.type ? { type: p.type } : {}),
+    })),
   });
 }
 

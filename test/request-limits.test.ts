@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parse } from 'graphql';
 import { DEFAULT_LIMITS } from '../src/config.ts';
+import { estimateListItems } from '../src/graphql/limits.ts';
+import { schema } from '../src/schema.ts';
 import { restError } from './support/assertions.ts';
 import { buildOrganization, buildUser } from './factories.ts';
 import { ADMIN_TOKEN, BASE, useHarness, type HttpResult } from './support/harness.ts';
@@ -142,6 +145,16 @@ describe('GraphQL operation limits', () => {
     expect(atLimit.status, atLimit.text).toBe(200);
     // REST lists are fixed shapes with limit ≤ 1000: not subject to it.
     expect((await admin.rest('GET', '/v1/orgs?limit=1000')).status).toBe(200);
+  });
+
+  it('levels of one page tree add up instead of multiplying (each page sits at one level)', () => {
+    const estimate = (query: string) => estimateListItems(parse(query), schema.getQueryType(), schema.getMutationType(), null, {});
+    // Five levels of 10 (unpaged lists are assumed 10 long) rather than 10 + 100 + … + 100,000.
+    expect(estimate('{ space(spaceId: "s") { content { pages { pages { pages { pages { pages { id } } } } } } } }')).toBe(50);
+    // A page of spaces still multiplies each tree, and the files beside it: 20 + 20 × (10 + 10 + 10).
+    expect(estimate('{ organizationSpaces(organizationId: "o", limit: 20) { items { content { pages { pages { id } } files { id } } } } }')).toBe(620);
+    // One page's children are a first level: 10, then 10 for the level below.
+    expect(estimate('{ space(spaceId: "s") { content { page(id: "p") { pages { pages { id } } } } } }')).toBe(20);
   });
 });
 

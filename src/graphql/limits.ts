@@ -132,6 +132,11 @@ function useListItemLimit(maxListItems: number): Plugin {
 /**
  * Lists whose length no `limit` argument states (a few links' locations, an organization's custom
  * fields) are assumed this long, unless the field declares its bound in `extensions.listSize`.
+ *
+ * A field marked `extensions.listTree` is a level of a tree (`ContentPage.pages`): nested in itself, it
+ * lists the next level of the same tree, whose nodes each sit at one level only. Such a nested level
+ * counts as many items as the level above instead of that many times the estimate, so a tree selected
+ * five levels deep costs five levels, not ten to the fifth.
  */
 const UNPAGED_LIST_ESTIMATE = 10;
 
@@ -163,16 +168,16 @@ export function estimateListItems(
     return typeof value === 'number' && Number.isFinite(value) ? Math.min(Math.max(value, 1), MAX_LIMIT) : DEFAULT_LIMIT;
   };
 
-  const walk = (selectionSet: SelectionSetNode, type: GraphQLObjectType, multiplier: number, pagedParent: boolean): number => {
+  const walk = (selectionSet: SelectionSetNode, type: GraphQLObjectType, multiplier: number, pagedParent: boolean, inTree = false): number => {
     let total = 0;
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.INLINE_FRAGMENT) {
-        total += walk(selection.selectionSet, type, multiplier, pagedParent);
+        total += walk(selection.selectionSet, type, multiplier, pagedParent, inTree);
         continue;
       }
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const fragment = fragments.get(selection.name.value);
-        if (fragment) total += walk(fragment.selectionSet, type, multiplier, pagedParent);
+        if (fragment) total += walk(fragment.selectionSet, type, multiplier, pagedParent, inTree);
         continue;
       }
       const field = type.getFields()[selection.name.value];
@@ -185,10 +190,11 @@ export function estimateListItems(
         items = multiplier * size;
         total += items;
       } else if (isListType(getNullableType(field.type)) && !pagedParent) {
-        items = multiplier * ((field.extensions?.listSize as number | undefined) ?? UNPAGED_LIST_ESTIMATE);
+        const nestedTreeLevel = inTree && field.extensions?.listTree === true;
+        items = nestedTreeLevel ? multiplier : multiplier * ((field.extensions?.listSize as number | undefined) ?? UNPAGED_LIST_ESTIMATE);
         total += items;
       }
-      total += walk(selection.selectionSet, named, items, size !== null);
+      total += walk(selection.selectionSet, named, items, size !== null, field.extensions?.listTree === true);
     }
     return total;
   };

@@ -46,7 +46,7 @@ export function useHarness(overrides: ConfigInput = {}, serverUrl?: string | nul
     harness.clock = new TestClock();
     harness.db = harness.store.database.prisma;
     harness.app = createApp({ database: harness.store.database, config: harness.config, clock: harness.clock });
-    // What the app reads at start (the file URL key) is read before tests count statements.
+    // What the app reads at start (the signed-URL key) is read before tests count statements.
     await harness.app.ready();
   });
   afterAll(async () => {

@@ -38,6 +38,8 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/spaces/{s}/change-requests/{cr}/content/page/{pg}': 4,
   'GET /v1/spaces/{s}/change-requests/{cr}/content/files': 5,
   'GET /v1/spaces/{s}/change-requests/{cr}/content/files/{fl}': 4,
+  // The PDF route answers a URL: the change request's row, and no content read (unless `page` is checked).
+  'GET /v1/spaces/{s}/change-requests/{cr}/pdf': 3,
   'GET /v1/spaces/{s}/change-requests/{cr}/content/page/{pg}/links': 4,
   'GET /v1/spaces/{s}/change-requests/{cr}/content/files/{fl}/backlinks': 4,
   'GET /v1/spaces/{s}/custom-fields': 3,

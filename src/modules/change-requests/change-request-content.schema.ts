@@ -1,5 +1,7 @@
+import { NotFoundError } from '../../core/errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { listArgs } from '../../graphql/list.ts';
+import { graphOnly } from '../../graphql/rest-fields.ts';
 import { getFile, getPage, getRevision, listFiles, listPages } from '../content/content.service.ts';
 import {
   DocumentFormatEnum,
@@ -9,10 +11,13 @@ import {
   RevisionRef,
   revisionReadArgs,
 } from '../content/content.schema.ts';
+import { RevisionContentRef } from '../content/revision-content.schema.ts';
+import { viewerCan } from '../spaces/content-access.ts';
+import { ChangeRequestRef } from './change-request.schema.ts';
 import { changeRequestContentSource } from './change-request-content.ts';
 
 /** The change request's own revision, read like a space's active one (same services, same shapes). */
-const changeRequestArgs = builder.args((t) => ({
+export const changeRequestArgs = builder.args((t) => ({
   spaceId: t.string({ required: true, description: 'ID of the space' }),
   changeRequestId: t.string({ required: true, description: 'ID or number of the change request' }),
 }));
@@ -55,5 +60,23 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx) =>
       getPage(ctx, await changeRequestContentSource(ctx, args.spaceId, args.changeRequestId), args.pageId, args.format ?? 'document'),
+  }),
+}));
+
+/**
+ * `ChangeRequest.content` (GraphQL only): the change request's revision as a graph, like `Space.content`.
+ * Change requests reach callers only through root fields that checked `read` on their space; the check
+ * is asked again here, from the loaders that check filled (no statement).
+ */
+builder.prismaObjectFields(ChangeRequestRef, (t) => ({
+  content: t.field({
+    type: RevisionContentRef,
+    extensions: graphOnly,
+    description: "The change request's revision: pages (typed, to any depth) and files, read when selected and batched",
+    resolve: async (cr, _args, ctx) => {
+      const space = await ctx.loaders.space.load(cr.spaceId);
+      if (!space || !(await viewerCan(ctx, space, 'read'))) throw new NotFoundError(`Change request "${cr.id}" not found`);
+      return { revisionId: cr.revisionId, spaceId: cr.spaceId };
+    },
   }),
 }));

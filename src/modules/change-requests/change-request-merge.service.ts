@@ -119,7 +119,7 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRe
     if (moved.count === 0) throw new ConflictError(`The space's content changed while merging change request #${cr.number}: update it from main and merge again`);
     const { count } = await tx.changeRequest.updateMany({
       where: { id: cr.id, revisionId: cr.revisionId, status: { in: ['draft', 'open'] } },
-      data: { status: 'merged', revisionMergedId: revisionId, mergedAt: now, updatedAt: now, conflicts: [] },
+      data: { status: 'merged', revisionMergedId: revisionId, mergedAt: now, mergedById: viewerOf(ctx).user.id, updatedAt: now, conflicts: [] },
     });
     if (count === 0) throw new ConflictError(`Change request #${cr.number} changed meanwhile: read it again and retry`);
   }, TRANSACTION_OPTIONS);

@@ -18,6 +18,7 @@ export const changeRequestRoutes: RouteTable = {
     // GitBook answers the change request itself unless the caller opts into the newer shape.
     answer: (update, query) => (query.get('compat') === 'false' ? update : (update as { changeRequest: unknown }).changeRequest),
   },
+  'Query.changeRequestPdf': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', tags },
   'Query.changeRequestContent': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content', tags },
   'Query.changeRequestContentPages': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', tags },
   'Query.changeRequestFiles': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', tags },

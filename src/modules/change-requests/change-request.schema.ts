@@ -27,6 +27,7 @@ export const ChangeRequestRef = builder.prismaObject('ChangeRequest', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     mergedAt: t.expose('mergedAt', { type: 'DateTime', nullable: true }),
+    mergedBy: t.relation('mergedBy', { type: UserRef, nullable: true, description: 'Who merged it (merged change requests only)' }),
     space: t.string({ resolve: (cr) => cr.spaceId }),
     revision: t.string({ description: 'Its current revision', resolve: (cr) => cr.revisionId }),
     revisionInitial: t.string({ description: 'The space revision it started from', resolve: (cr) => cr.revisionInitialId }),

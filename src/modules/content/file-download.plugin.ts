@@ -4,10 +4,10 @@ import { errorResponse } from '../../rest/errors.ts';
 import { FILES_BASE_PATH, verifyFileUrl } from './file-urls.ts';
 import { databaseFileStore } from './file-store.ts';
 
-/** Images a browser may show in place; anything else (HTML, SVG, scripts…) is only ever downloaded. */
+/** Images a browser may show in place; anything else (HTML, SVG, scripts, PDFs…) is only ever downloaded. */
 const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']);
 
-function contentDisposition(name: string, contentType: string): string {
+export function contentDisposition(name: string, contentType: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const kind = INLINE_TYPES.has(contentType) ? 'inline' : 'attachment';
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;

@@ -1,7 +1,7 @@
 import type { PageNode } from './page-tree.ts';
 
 /** GitBook's deprecated `kind` of each page type, still required by its schemas. */
-const PAGE_KIND: Record<string, string> = { document: 'sheet', group: 'group', link: 'link', computed: 'sheet' };
+export const PAGE_KIND: Record<string, string> = { document: 'sheet', group: 'group', link: 'link', computed: 'sheet' };
 
 /** What a document page shows when no layout was chosen (GitBook requires every option): everything. */
 const DEFAULT_LAYOUT = {
@@ -19,6 +19,15 @@ const DEFAULT_LAYOUT = {
   actions: true,
   anchors: true,
 };
+
+/** Document (and computed) pages are pages of their own: a URL and a layout. Groups and links are not. */
+export const hasOwnPage = (page: Pick<PageNode['page'], 'type'>) => page.type === 'document' || page.type === 'computed';
+
+/** Where the page is in the application. */
+export const pageAppUrl = (node: PageNode, appUrl: string) => `${appUrl}/s/${node.spaceId}/${node.page.path}`;
+
+/** The page's layout: what was chosen, the default (everything shown) for the rest. */
+export const pageLayout = (page: PageNode['page']) => ({ ...DEFAULT_LAYOUT, ...(page.layout as object | null) });
 
 /**
  * A page tree as GitBook's `RevisionPage` JSON, children nested under `pages`. The REST door cannot
@@ -45,9 +54,9 @@ export function pageJson(node: PageNode, appUrl: string): Record<string, unknown
   };
   if (page.emoji) json.emoji = page.emoji;
   if (page.description) json.description = page.description;
-  if (page.type === 'document' || page.type === 'computed') {
-    json.urls = { app: `${appUrl}/s/${node.spaceId}/${page.path}` };
-    json.layout = { ...DEFAULT_LAYOUT, ...(page.layout as object | null) };
+  if (hasOwnPage(page)) {
+    json.urls = { app: pageAppUrl(node, appUrl) };
+    json.layout = pageLayout(page);
     json.tags = [];
   }
   json.pages = pageTreeJson(node.pages, appUrl);

@@ -1,6 +1,6 @@
 import type { Collection, Prisma, Role, Space } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
-import { authorize, permissionsOf } from '../../core/authorization.ts';
+import { authorize, can, permissionsOf } from '../../core/authorization.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import type { CollectionNode, OrganizationAccessRecord } from '../../core/loaders.ts';
 import { COLLECTION_PERMISSIONS, collectionPolicy, type CollectionAction } from '../collections/collection.policy.ts';
@@ -95,6 +95,21 @@ export function spacePermissions(ctx: Context, space: Space) {
     return permissions(contentActorFrom(ctx, access, { defaultLevel: space.defaultLevel, parentCollectionId: space.collectionId }, grants));
   }
   return spaceActor(ctx, space).then(permissions);
+}
+
+/**
+ * Whether the viewer may `action` on a space that reached them as a graph object (e.g. read the content
+ * of a space in a list), by the policy `spaceFor` enforces: a space object is not proof of that (its
+ * admins get a deleted space, whose content is not read). Synchronous when the loaders already hold
+ * what it needs, as `spacePermissions`.
+ */
+export function viewerCan(ctx: Context, space: Space, action: SpaceAction): boolean | Promise<boolean> {
+  const access = ctx.loaders.organizationAccess.peek(space.organizationId);
+  const grants = ctx.loaders.viewerSpaceGrants.peek(space.id);
+  if (access !== undefined && grants !== undefined) {
+    return can(spacePolicy, contentActorFrom(ctx, access, { defaultLevel: space.defaultLevel, parentCollectionId: space.collectionId }, grants), action, space);
+  }
+  return spaceActor(ctx, space).then((actor) => can(spacePolicy, actor, action, space));
 }
 
 /** The space action that needs exactly this level (for `spaceForViewer`). */
