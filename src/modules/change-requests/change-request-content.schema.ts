@@ -13,14 +13,8 @@ import {
 } from '../content/content.schema.ts';
 import { RevisionContentRef } from '../content/revision-content.schema.ts';
 import { viewerCan } from '../spaces/content-access.ts';
-import { ChangeRequestRef } from './change-request.schema.ts';
+import { changeRequestArgs, ChangeRequestRef } from './change-request.schema.ts';
 import { changeRequestContentSource } from './change-request-content.ts';
-
-/** The change request's own revision, read like a space's active one (same services, same shapes). */
-export const changeRequestArgs = builder.args((t) => ({
-  spaceId: t.string({ required: true, description: 'ID of the space' }),
-  changeRequestId: t.string({ required: true, description: 'ID or number of the change request' }),
-}));
 
 builder.queryFields((t) => ({
   changeRequestContent: t.field({

@@ -2,6 +2,7 @@ import { builder } from '../../graphql/builder.ts';
 import { listArgs } from '../../graphql/list.ts';
 import { ContentLocationList, LinkListRef } from '../content/links.schema.ts';
 import { listFileBacklinks, listLinks } from '../content/links.service.ts';
+import { changeRequestArgs } from './change-request.schema.ts';
 import { changeRequestContentSource } from './change-request-content.ts';
 
 /** Links of a change request's revision, read like a space's (same services, same shapes). */
@@ -11,8 +12,7 @@ builder.queryFields((t) => ({
     description:
       "Links on a page of a change request's revision, grouped by target; `stats.broken.changeRequest` counts the broken ones it introduces",
     args: {
-      spaceId: t.arg.string({ required: true, description: 'ID of the space' }),
-      changeRequestId: t.arg.string({ required: true, description: 'ID or number of the change request' }),
+      ...changeRequestArgs,
       pageId: t.arg.string({ required: true, description: 'ID of the page' }),
       ...listArgs,
     },
@@ -23,8 +23,7 @@ builder.queryFields((t) => ({
     type: ContentLocationList,
     description: "The pages of a change request's revision that link to a file",
     args: {
-      spaceId: t.arg.string({ required: true, description: 'ID of the space' }),
-      changeRequestId: t.arg.string({ required: true, description: 'ID or number of the change request' }),
+      ...changeRequestArgs,
       fileId: t.arg.string({ required: true, description: 'ID of the file' }),
       ...listArgs,
     },

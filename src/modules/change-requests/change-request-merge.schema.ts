@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { RevisionRef } from '../content/content.schema.ts';
-import { ChangeRequestRef } from './change-request.schema.ts';
+import { changeRequestArgs, ChangeRequestRef } from './change-request.schema.ts';
 import { mergeChangeRequest, updateChangeRequestFromMain } from './change-request-merge.service.ts';
 
 const ChangeRequestMergeResultRef = builder
@@ -18,11 +18,6 @@ const ChangeRequestMergeResultRef = builder
       }),
     }),
   });
-
-const changeRequestArgs = builder.args((t) => ({
-  spaceId: t.string({ required: true, description: 'ID of the space' }),
-  changeRequestId: t.string({ required: true, description: 'ID or number of the change request' }),
-}));
 
 builder.mutationFields((t) => ({
   updateChangeRequestFromMain: t.field({

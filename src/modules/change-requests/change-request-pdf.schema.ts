@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { changeRequestArgs } from './change-request-content.schema.ts';
+import { changeRequestArgs } from './change-request.schema.ts';
 import { changeRequestPdfUrl } from './change-request-pdf.ts';
 
 const ChangeRequestPdf = builder.simpleObject('ChangeRequestPdf', {

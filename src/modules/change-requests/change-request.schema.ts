@@ -60,7 +60,8 @@ export const ChangeRequestRef = builder.prismaObject('ChangeRequest', {
 const ChangeRequestList = listType('ChangeRequest', ChangeRequestRef);
 
 const spaceArg = builder.args((t) => ({ spaceId: t.string({ required: true, description: 'ID of the space' }) }));
-const changeRequestArgs = builder.args((t) => ({
+/** The path of one change request: its space and its ID or number (both doors, every operation on it). */
+export const changeRequestArgs = builder.args((t) => ({
   spaceId: t.string({ required: true, description: 'ID of the space' }),
   changeRequestId: t.string({ required: true, description: 'ID or number of the change request' }),
 }));
