@@ -63,6 +63,11 @@ describe('merge: the change request becomes the space content', () => {
     expect(validateGitBookResponse('getCurrentRevision', 200, content, { ignoreMissing: ['MarkdownDocument.markdown'] })).toEqual([]);
     expect(content).toMatchObject({ id: merged.revision, type: 'merge', parents: [space.revision, cr.revision], mergedFrom: { id: cr.id } });
     expect(await spaceTree(admin, space.id)).toEqual([['Hello', 'hello']]);
+    // mergedFrom (with its author) is read in the revision's one statement: the route keeps its budget.
+    const before = h.store.queries.length;
+    expect(expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content`)).mergedFrom.createdBy.id).toBe(admin.userId);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(h.store.queries.length - before).toBeLessThanOrEqual(3);
 
     const done = expectOk(await admin.rest('GET', `${crsPath(space.id)}/${cr.id}`), 200, 'getChangeRequestById');
     expect(done).toMatchObject({ status: 'merged', revisionMerged: merged.revision, outdated: false, mergedBy: { id: admin.userId } });

@@ -8,6 +8,7 @@ import {
   RevisionFileList,
   RevisionFileRef,
   RevisionPageTree,
+  mergedFromQuery,
   RevisionRef,
   revisionReadArgs,
 } from '../content/content.schema.ts';
@@ -21,7 +22,8 @@ builder.queryFields((t) => ({
     type: RevisionRef,
     description: "A change request's current revision: its page tree (without bodies) and its files",
     args: { ...changeRequestArgs, ...revisionReadArgs },
-    resolve: async (_root, args, ctx) => getRevision(ctx, await changeRequestContentSource(ctx, args.spaceId, args.changeRequestId)),
+    resolve: async (_root, args, ctx, info) =>
+      getRevision(ctx, await changeRequestContentSource(ctx, args.spaceId, args.changeRequestId), mergedFromQuery(ctx, info)),
   }),
   changeRequestContentPages: t.field({
     type: RevisionPageTree,

@@ -49,7 +49,6 @@ builder.objectField(RevisionRef, 'mergedFrom', (t) =>
     type: ChangeRequestRef,
     nullable: true,
     description: 'For a merge revision: the change request it merged',
-    resolve: (r, _args, ctx) =>
-      r.revision.type === 'merge' ? ctx.db.changeRequest.findFirst({ where: { spaceId: r.revision.spaceId, revisionMergedId: r.revision.id } }) : null,
+    resolve: (r) => (r.revision.type === 'merge' ? (r.revision.changeRequestsMergedInto[0] ?? null) : null),
   }),
 );

@@ -1,3 +1,6 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Context } from '../../core/context.ts';
 import { builder } from '../../graphql/builder.ts';
 import type { File } from '../../generated/prisma/client.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
@@ -74,6 +77,14 @@ export const RevisionRef = builder.objectRef<RevisionView>('Revision').implement
   }),
 });
 
+/**
+ * What the selection reads of a merge revision's change request (`Revision.mergedFrom`, added by the
+ * change-requests module), as a Prisma query, so that `getRevision` reads it in its one statement.
+ */
+export function mergedFromQuery(ctx: Context, info: GraphQLResolveInfo): object {
+  return queryFromInfo({ context: ctx, info, path: ['mergedFrom'] }) as object;
+}
+
 export const revisionReadArgs = builder.args((t) => ({
   metadata: t.boolean({ description: 'false leaves out git metadata (there is none yet)' }),
   computed: t.boolean({ description: 'false skips computed content (there is none yet)' }),
@@ -84,7 +95,7 @@ builder.queryFields((t) => ({
     type: RevisionRef,
     description: "A space's active revision: its page tree (without bodies) and its files",
     args: { spaceId: t.arg.string({ required: true, description: 'ID of the space' }), ...revisionReadArgs },
-    resolve: async (_root, args, ctx) => getRevision(ctx, await spaceContentSource(ctx, args.spaceId)),
+    resolve: async (_root, args, ctx, info) => getRevision(ctx, await spaceContentSource(ctx, args.spaceId), mergedFromQuery(ctx, info)),
   }),
   spaceContentPages: t.field({
     type: RevisionPageTree,

@@ -87,16 +87,22 @@ export async function getFile(ctx: Context, source: ContentSource, fileId: strin
 }
 
 /**
- * `GET …/content`: the revision with its page tree (no bodies) and its files, in one statement (the
- * revision row with its pages and files joined).
+ * `GET …/content`: the revision with its page tree (no bodies), its files and the change request a
+ * merge revision merged, in one statement (the revision row with the others joined).
  */
-export async function getRevision(ctx: Context, source: ContentSource) {
+export async function getRevision(ctx: Context, source: ContentSource, mergedFromQuery: object = {}) {
   const { space } = source;
   const revision = source.revisionId
     ? await ctx.db.revision.findUnique({
         where: { id: source.revisionId },
         relationLoadStrategy: 'join',
-        include: { pages: { orderBy: [{ position: 'asc' }, { id: 'asc' }] }, files: { orderBy: [{ name: 'asc' }, { id: 'asc' }] } },
+        include: {
+          pages: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+          files: { orderBy: [{ name: 'asc' }, { id: 'asc' }] },
+          // A merge revision names the change request it merged (GitBook's `mergedFrom`): read with it,
+          // with what the selection needs of it (the Prisma plugin's query for that field).
+          changeRequestsMergedInto: mergedFromQuery,
+        },
       })
     : null;
   if (!revision) throw new NotFoundError(`Space "${space.id}" has no content`);
