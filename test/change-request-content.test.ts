@@ -154,6 +154,26 @@ describe('updateChangeRequestContent: a batch of changes as one new revision', (
     expect(await pagesOfCr(admin, path)).toEqual([]);
   });
 
+  it('into takes the ref of a page inserted earlier in the batch', async () => {
+    const { admin, path } = await setup();
+    expectOk(
+      await admin.rest('POST', `${path}/content`, {
+        changes: [
+          { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: '' } },
+          { operation: 'insert_page', title: 'Install', into: 'guide', document: { markdown: 'x' } },
+          { operation: 'insert_page', title: 'Upgrade', into: 'guide', at: 0, document: { markdown: 'y' } },
+        ],
+      }),
+    );
+    const pages = await pagesOfCr(admin, path);
+    expect(pages.map((p) => [p.title, p.pages.map((c: any) => c.path)])).toEqual([['Guide', ['guide/upgrade', 'guide/install']]]);
+    restError(
+      await admin.rest('POST', `${path}/content`, { changes: [{ operation: 'insert_page', title: 'Later', into: 'later-ref', document: { markdown: '' } }, { operation: 'insert_page', ref: 'later-ref', document: { markdown: '' } }] }),
+      400,
+      'changes[0].into',
+    );
+  });
+
   it('insert_files: the content type must match the bytes of an image; other types are taken as declared', async () => {
     const { admin, path } = await setup();
     const insert = (file: object) => admin.rest('POST', `${path}/content`, { changes: [{ operation: 'insert_files', files: [file] }] });

@@ -33,7 +33,8 @@ const o = (await call('POST', '/v1/orgs', { title: 'Content bench' })).id as str
 const space = await call('POST', `/v1/orgs/${o}/spaces`, { title: 'Handbook' });
 const s = space.id as string;
 
-// The space gets its pages the way users write them: batches of 50 changes in one change request, merged.
+// The space gets its pages the way users write them: batches of 50 changes in one change request, merged;
+// chapters of 25 pages (a chapter and its pages always share a batch, so its ref is known).
 const seed = await call('POST', `/v1/spaces/${s}/change-requests`, { subject: 'Seed' });
 for (let start = 0; start < PAGES; start += 50) {
   const changes = [];
@@ -41,15 +42,15 @@ for (let start = 0; start < PAGES; start += 50) {
     const chapter = Math.floor(i / 25);
     changes.push(
       i % 25 === 0
-        ? { operation: 'insert_page', title: `Chapter ${chapter}`, document: { markdown: `# Chapter ${chapter}\n\nOverview ${chapter}.` } }
-        : { operation: 'insert_page', title: `Page ${i}`, document: { markdown: `# Page ${i}\n\n${'Some text. '.repeat(40)}\n\n- a\n- b\n` } },
+        ? { operation: 'insert_page', ref: `c${chapter}`, title: `Chapter ${chapter}`, document: { markdown: `# Chapter ${chapter}\n\nOverview ${chapter}.` } }
+        : { operation: 'insert_page', title: `Page ${i}`, into: `c${chapter}`, document: { markdown: `# Page ${i}\n\n${'Some text. '.repeat(40)}\n\n- a\n- b\n` } },
     );
   }
   await call('POST', `/v1/spaces/${s}/change-requests/${seed.id}/content`, { changes });
 }
 await call('POST', `/v1/spaces/${s}/change-requests/${seed.id}/merge`);
 const tree = (await call('GET', `/v1/spaces/${s}/content/pages`)).pages as { id: string }[];
-const pageId = tree[7].id;
+const pageId = (tree[0] as { pages: { id: string }[] }).pages[6].id;
 
 const cr = await call('POST', `/v1/spaces/${s}/change-requests`, { subject: 'Bench' });
 const crBase = `/v1/spaces/${s}/change-requests/${cr.id}`;

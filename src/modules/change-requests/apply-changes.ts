@@ -65,7 +65,7 @@ export async function applyChanges(draft: RevisionDraft, changes: readonly Conte
         insertPage(draft, change, index, context.now, pageRefs, fileRefs, touch, newBodies);
         break;
       case 'update_page':
-        updatePage(draft, change, index, context.now, touch, newBodies);
+        updatePage(draft, change, index, context.now, pageRefs, touch, newBodies);
         break;
       case 'delete_page': {
         if (!draft.pages.has(change.page)) throw changeError(index, 'page', `no page "${change.page}" in this change request`);
@@ -104,6 +104,11 @@ export async function applyChanges(draft: RevisionDraft, changes: readonly Conte
   return result;
 }
 
+/** `into` names a page by ID, or by the `ref` of a page inserted earlier in the same batch. */
+function parentIdOf(into: string, pageRefs: ReadonlyMap<string, string>): string {
+  return pageRefs.get(into) ?? into;
+}
+
 function checkParent(draft: RevisionDraft, index: number, into: string | null | undefined, movingId?: string) {
   if (into === undefined || into === null) return;
   const parent = draft.pages.get(into);
@@ -122,8 +127,8 @@ function insertPage(
   touch: (id: string, object: 'created_page', ref?: string) => void,
   newBodies: Set<string>,
 ) {
-  checkParent(draft, index, change.into);
-  const parentId = change.into ?? null;
+  const parentId = change.into === undefined ? null : parentIdOf(change.into, pageRefs);
+  checkParent(draft, index, parentId);
   if (change.ref !== undefined) {
     if (pageRefs.has(change.ref) || fileRefs.has(change.ref)) throw changeError(index, 'ref', `"${change.ref}" is used twice in this batch`);
     if (draft.pageAtPath(change.ref.replace(/\.md$/, ''))) throw changeError(index, 'ref', `"${change.ref}" is the path of an existing page`);
@@ -161,13 +166,14 @@ function updatePage(
   change: UpdatePageChange,
   index: number,
   now: Date,
+  pageRefs: ReadonlyMap<string, string>,
   touch: (id: string, object: 'updated_page') => void,
   newBodies: Set<string>,
 ) {
   const page = draft.pages.get(change.page);
   if (!page) throw changeError(index, 'page', `no page "${change.page}" in this change request`);
-  if (change.into !== undefined) checkParent(draft, index, change.into, page.id);
-  const parentId = change.into === undefined ? page.parentId : change.into;
+  const parentId = change.into === undefined ? page.parentId : change.into === null ? null : parentIdOf(change.into, pageRefs);
+  if (change.into !== undefined) checkParent(draft, index, parentId, page.id);
   if (parentId !== page.parentId || change.at !== undefined) draft.move(page.id, parentId, change.at ?? (parentId === page.parentId ? draft.indexOf(page.id) : undefined));
   if (change.title !== undefined) page.title = change.title;
   if (change.emoji !== undefined) page.emoji = change.emoji || null;
