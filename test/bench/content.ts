@@ -49,8 +49,8 @@ for (let start = 0; start < PAGES; start += 50) {
   await call('POST', `/v1/spaces/${s}/change-requests/${seed.id}/content`, { changes });
 }
 await call('POST', `/v1/spaces/${s}/change-requests/${seed.id}/merge`);
-const tree = (await call('GET', `/v1/spaces/${s}/content/pages`)).pages as { id: string }[];
-const pageId = (tree[0] as { pages: { id: string }[] }).pages[6].id;
+const tree = (await call('GET', `/v1/spaces/${s}/content/pages`)).pages as { id: string; pages: { id: string }[] }[];
+const pageId = tree[0].pages[6].id;
 
 const cr = await call('POST', `/v1/spaces/${s}/change-requests`, { subject: 'Bench' });
 const crBase = `/v1/spaces/${s}/change-requests/${cr.id}`;
