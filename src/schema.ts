@@ -6,6 +6,7 @@ import './graphql/scalars.ts';
 import type { DomainModule, RouteTable } from './rest/route-table.ts';
 import { changeRequestsModule } from './modules/change-requests/index.ts';
 import { collectionsModule } from './modules/collections/index.ts';
+import { commentsModule } from './modules/comments/index.ts';
 import { contentModule } from './modules/content/index.ts';
 import { customFieldsModule } from './modules/custom-fields/index.ts';
 import { invitesModule } from './modules/invites/index.ts';
@@ -29,6 +30,7 @@ const modules: DomainModule[] = [
   spacesModule,
   contentModule,
   changeRequestsModule,
+  commentsModule,
   collectionsModule,
   customFieldsModule,
   ssoModule,

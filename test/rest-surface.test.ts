@@ -40,6 +40,7 @@ describe('REST surface', () => {
       .map((r) => `${r.method} ${r.path}`)
       .sort();
     expect(additions).toEqual([
+      'DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
       'GET /orgs/{organizationId}/spaces',
       'GET /user',
       'GET /user/invitations',
@@ -81,6 +82,13 @@ describe('REST surface', () => {
       (op) => /^\w+ \/collections|\/collections$|^\w+ \/spaces\/\{spaceId\}(\/(duplicate|restore|move|transfer|links|custom-fields))?$|custom-fields|members\/\{userId\}\/spaces$/.test(op),
     );
     expect(slice.length).toBe(24);
+    expect(slice.filter((op) => !served.has(op))).toEqual([]);
+  });
+
+  it('covers the documented operations of change requests, their content and comments', () => {
+    const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
+    const slice = [...documented].filter((op) => op.includes('/change-requests') && !op.endsWith('/import'));
+    expect(slice.length).toBe(23);
     expect(slice.filter((op) => !served.has(op))).toEqual([]);
   });
 

@@ -1,0 +1,111 @@
+import DataLoader from 'dataloader';
+import type { User } from '../../generated/prisma/client.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { Context } from '../../core/context.ts';
+import { keyedLoader } from '../../core/loaders.ts';
+
+/**
+ * Per-request loaders of what a page of comments shows besides its rows: reactions with their users,
+ * repliers, and the page a comment targets. Each is one statement for the whole page of comments.
+ */
+
+/** GitBook's `User` JSON (the REST shape of UserRef), for values built outside the typed schema. */
+export function userJson(user: User, apiUrl: string) {
+  return {
+    object: 'user',
+    id: user.id,
+    displayName: user.displayName,
+    email: user.email,
+    ...(user.photoURL ? { photoURL: user.photoURL } : {}),
+    urls: { location: `${apiUrl}/users/${user.id}` },
+  };
+}
+
+export interface ReactionSummary {
+  emoji: string;
+  count: number;
+  users: { user: ReturnType<typeof userJson>; reactedAt: string }[];
+}
+
+export function reactionsLoader(ctx: Context) {
+  return keyedLoader(ctx, 'commentReactions', () =>
+    new DataLoader<string, ReactionSummary[]>(async (ids) => {
+      const rows = await ctx.db.commentReaction.findMany({
+        where: { commentId: { in: [...ids] } },
+        include: { user: true },
+        orderBy: [{ reactedAt: 'asc' }, { userId: 'asc' }],
+      });
+      return ids.map((id) => {
+        const byEmoji = new Map<string, ReactionSummary>();
+        for (const row of rows.filter((r) => r.commentId === id)) {
+          const summary = byEmoji.get(row.emoji) ?? { emoji: row.emoji, count: 0, users: [] };
+          summary.count += 1;
+          summary.users.push({ user: userJson(row.user, ctx.config.apiUrl), reactedAt: row.reactedAt.toISOString() });
+          byEmoji.set(row.emoji, summary);
+        }
+        return [...byEmoji.values()];
+      });
+    }),
+  );
+}
+
+export interface Replier {
+  user: ReturnType<typeof userJson>;
+  count: number;
+  updatedAt: string;
+}
+
+/** Who replied to each comment, with how many replies and when last (GitBook's `repliers`). */
+export function repliersLoader(ctx: Context) {
+  return keyedLoader(ctx, 'commentRepliers', () =>
+    new DataLoader<string, Replier[]>(async (ids) => {
+      const rows = await ctx.db.comment.groupBy({
+        by: ['parentId', 'postedById'],
+        where: { parentId: { in: [...ids] }, postedById: { not: null } },
+        _count: { _all: true },
+        _max: { postedAt: true },
+      });
+      const users = await ctx.db.user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.postedById!))] } } });
+      const byId = new Map(users.map((u) => [u.id, u]));
+      return ids.map((id) =>
+        rows
+          .filter((r) => r.parentId === id && byId.has(r.postedById!))
+          .map((r) => ({ user: userJson(byId.get(r.postedById!)!, ctx.config.apiUrl), count: r._count._all, updatedAt: r._max.postedAt!.toISOString() })),
+      );
+    }),
+  );
+}
+
+export interface TargetPage {
+  id: string;
+  title: string;
+  emoji: string | null;
+  path: string;
+  outdated: boolean;
+}
+
+/**
+ * The page each comment targets, as it was in the revision the comment was posted on, and whether the
+ * change request has since changed or deleted it (`outdated`). One statement for a page of comments.
+ */
+export function targetPageLoader(ctx: Context) {
+  return keyedLoader(ctx, 'commentTargetPage', () =>
+    new DataLoader<string, TargetPage | null>(async (ids) => {
+      const rows = await ctx.db.$queryRaw<(TargetPage & { commentId: string })[]>(Prisma.sql`
+        SELECT c."id" AS "commentId", tp."id", tp."title", tp."emoji", tp."path",
+               (cp."id" IS NULL OR cp."documentHash" IS DISTINCT FROM tp."documentHash") AS "outdated"
+        FROM "Comment" c
+        JOIN "Page" tp ON tp."revisionId" = c."targetRevisionId" AND tp."id" = c."targetPageId"
+        LEFT JOIN "ChangeRequest" cr ON cr."id" = c."changeRequestId"
+        LEFT JOIN "Page" cp ON cp."revisionId" = cr."revisionId" AND cp."id" = c."targetPageId"
+        WHERE c."id" IN (${Prisma.join([...ids])})`);
+      const byComment = new Map(rows.map((r) => [r.commentId, r]));
+      return ids.map((id) => {
+        const row = byComment.get(id);
+        if (!row) return null;
+        const { commentId: _comment, ...page } = row;
+        return page;
+      });
+    }),
+  );
+}

@@ -1,0 +1,259 @@
+import type { Comment } from '../../generated/prisma/client.ts';
+import { builder } from '../../graphql/builder.ts';
+import type { Context } from '../../core/context.ts';
+import { can } from '../../core/authorization.ts';
+import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
+import { changeRequestArgs } from '../change-requests/change-request.schema.ts';
+import { DocumentFormatEnum } from '../content/content.schema.ts';
+import { markdownToDocument } from '../content/markdown-document.ts';
+import { spaceActor } from '../spaces/content-access.ts';
+import { UserRef } from '../users/user.schema.ts';
+import { reactionsLoader, repliersLoader, targetPageLoader } from './comment.loaders.ts';
+import { commentPolicy } from './comment.policy.ts';
+import {
+  deleteComment,
+  deleteReply,
+  getComment,
+  getReply,
+  listComments,
+  listReplies,
+  postComment,
+  postReply,
+  updateComment,
+  updateReply,
+} from './comment.service.ts';
+
+/** How a comment's body is answered: REST's `format` reaches the body through the comment itself. */
+type WithFormat = Comment & { bodyFormat?: 'markdown' | 'document' };
+const withFormat = <T extends object>(comment: T, format: 'markdown' | 'document' | null | undefined): T =>
+  Object.assign(comment, { bodyFormat: format ?? 'markdown' });
+
+const CommentStatusEnum = builder.enumType('CommentStatus', { values: ['open', 'resolved'] as const });
+const CommentStatusFilter = builder.enumType('CommentStatusFilter', {
+  description: 'all (default), open or resolved',
+  values: ['all', 'open', 'resolved'] as const,
+});
+const ListOrderEnum = builder.enumType('ListOrder', { description: 'asc or desc', values: ['asc', 'desc'] as const });
+
+const CommentUrls = builder.simpleObject('CommentUrls', { fields: (t) => ({ location: t.string() }) });
+const CommentPermissions = builder.simpleObject('CommentPermissions', {
+  fields: (t) => ({ view: t.boolean(), edit: t.boolean(), reply: t.boolean(), delete: t.boolean() }),
+});
+
+/** A comment's body in the format asked for. */
+const bodyOf = (c: WithFormat) => (c.bodyFormat === 'document' ? { document: markdownToDocument(c.markdown) } : { markdown: c.markdown });
+
+/** What the caller may do with a comment or reply. The space and the caller's level on it are in the
+ * request's loaders: the access check read them. */
+async function permissionsOf(c: Comment, ctx: Context) {
+  const space = await ctx.loaders.space.load(c.spaceId);
+  const actor = { ...(await spaceActor(ctx, space!)), userId: ctx.viewer?.user.id ?? '' };
+  return {
+    view: can(commentPolicy, actor, 'read', c),
+    edit: can(commentPolicy, actor, 'edit', c),
+    reply: can(commentPolicy, actor, 'post', c),
+    delete: can(commentPolicy, actor, 'delete', c),
+  };
+}
+
+const commentsPath = (c: Comment, apiUrl: string) => `${apiUrl}/spaces/${c.spaceId}/change-requests/${c.changeRequestId}/comments`;
+
+export const CommentRef = builder.prismaObject('Comment', {
+  description: 'A comment on a change request, possibly on one of its pages',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'comment' }),
+    id: t.exposeID('id'),
+    postedBy: t.relation('postedBy', { type: UserRef, nullable: true, description: 'NULL once the author is deleted' }),
+    postedAt: t.expose('postedAt', { type: 'DateTime' }),
+    editedAt: t.expose('editedAt', { type: 'DateTime', nullable: true, description: 'Set when the body is edited' }),
+    body: t.field({
+      type: 'JSON',
+      description: '{ markdown } (default) or { document } (format=document)',
+      resolve: bodyOf,
+    }),
+    reactions: t.field({
+      type: 'JSON',
+      description: 'Emoji reactions: [{ emoji, count, users: [{ user, reactedAt }] }]',
+      resolve: (c, _args, ctx) => reactionsLoader(ctx).load(c.id),
+    }),
+    replies: t.relationCount('replies', { description: 'Replies to it' }),
+    repliers: t.field({
+      type: 'JSON',
+      description: 'Who replied: [{ user, count, updatedAt }]',
+      resolve: (c, _args, ctx) => repliersLoader(ctx).load(c.id),
+    }),
+    target: t.field({
+      type: 'JSON',
+      description: 'What it is about: { changeRequest, space, revision, page?: { id, title, emoji, path, outdated }, node?: { id } }',
+      resolve: async (c, _args, ctx) => {
+        const page = c.targetPageId ? await targetPageLoader(ctx).load(c.id) : null;
+        return {
+          ...(c.changeRequestId ? { changeRequest: c.changeRequestId } : {}),
+          space: c.spaceId,
+          revision: c.targetRevisionId,
+          ...(page ? { page: { id: page.id, title: page.title, ...(page.emoji ? { emoji: page.emoji } : {}), path: page.path, outdated: page.outdated } } : {}),
+          ...(c.targetNodeId ? { node: { id: c.targetNodeId } } : {}),
+        };
+      },
+    }),
+    status: t.expose('status', { type: CommentStatusEnum }),
+    resolvedAt: t.expose('resolvedAt', { type: 'DateTime', nullable: true }),
+    resolvedBy: t.relation('resolvedBy', { type: UserRef, nullable: true }),
+    urls: t.field({
+      type: CommentUrls,
+      resolve: (c, _args, ctx) => ({ location: `${commentsPath(c, ctx.config.apiUrl)}/${c.id}` }),
+    }),
+    permissions: t.field({
+      type: CommentPermissions,
+      description: 'What the caller may do with it',
+      resolve: (c, _args, ctx) => permissionsOf(c, ctx),
+    }),
+  }),
+});
+
+export const CommentReplyRef = builder.prismaObject('Comment', {
+  variant: 'CommentReply',
+  description: 'A reply to a comment',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'comment-reply' }),
+    id: t.exposeID('id'),
+    postedBy: t.relation('postedBy', { type: UserRef, nullable: true, description: 'NULL once the author is deleted' }),
+    postedAt: t.expose('postedAt', { type: 'DateTime' }),
+    editedAt: t.expose('editedAt', { type: 'DateTime', nullable: true, description: 'Set when the body is edited' }),
+    body: t.field({ type: 'JSON', description: '{ markdown } (default) or { document } (format=document)', resolve: bodyOf }),
+    reactions: t.field({
+      type: 'JSON',
+      description: 'Emoji reactions: [{ emoji, count, users: [{ user, reactedAt }] }]',
+      resolve: (c, _args, ctx) => reactionsLoader(ctx).load(c.id),
+    }),
+    urls: t.field({
+      type: CommentUrls,
+      resolve: (c, _args, ctx) => ({ location: `${commentsPath(c, ctx.config.apiUrl)}/${c.parentId}/replies/${c.id}` }),
+    }),
+    permissions: t.field({ type: CommentPermissions, description: 'What the caller may do with it', resolve: (c, _args, ctx) => permissionsOf(c, ctx) }),
+  }),
+});
+
+const CommentList = listType('Comment', CommentRef);
+const CommentReplyList = listType('CommentReply', CommentReplyRef);
+const commentArgs = builder.args((t) => ({
+  ...changeRequestArgs,
+  commentId: t.string({ required: true, description: 'ID of the comment' }),
+}));
+const BodyInput = builder.inputType('CommentBodyInput', {
+  description: 'A comment body: its markdown',
+  fields: (t) => ({ markdown: t.string({ description: `1..10000 characters` }) }),
+});
+
+builder.queryFields((t) => ({
+  changeRequestComments: t.field({
+    type: CommentList,
+    description: 'Comments on a change request (not replies), newest first by default',
+    args: {
+      ...changeRequestArgs,
+      ...listArgs,
+      order: t.arg({ type: ListOrderEnum, description: 'By postedAt: desc (default) or asc' }),
+      status: t.arg({ type: CommentStatusFilter, description: 'all (default), open or resolved' }),
+      targetPage: t.arg.string({ description: 'Only comments on this page' }),
+      format: t.arg({ type: DocumentFormatEnum, description: 'Bodies as markdown (default) or document' }),
+    },
+    resolve: async (_root, { spaceId, changeRequestId, format, ...args }, ctx, info) => {
+      const list = await listComments(ctx, spaceId, changeRequestId, args, listItemsQuery(ctx, info));
+      for (const item of list.items) withFormat(item, format);
+      return list;
+    },
+  }),
+  changeRequestComment: t.field({
+    type: CommentRef,
+    description: 'A comment on a change request',
+    args: { ...commentArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Body as markdown (default) or document' }) },
+    resolve: async (_root, { spaceId, changeRequestId, commentId, format }, ctx, info) =>
+      withFormat(await getComment(ctx, spaceId, changeRequestId, commentId, recordQuery(ctx, info)), format),
+  }),
+}));
+
+const replyArgs = builder.args((t) => ({
+  ...commentArgs,
+  commentReplyId: t.string({ required: true, description: 'ID of the reply' }),
+}));
+
+builder.queryFields((t) => ({
+  changeRequestCommentReplies: t.field({
+    type: CommentReplyList,
+    description: 'Replies to a comment, oldest first',
+    args: { ...commentArgs, ...listArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Bodies as markdown (default) or document' }) },
+    resolve: async (_root, { spaceId, changeRequestId, commentId, format, ...args }, ctx, info) => {
+      const list = await listReplies(ctx, spaceId, changeRequestId, commentId, args, listItemsQuery(ctx, info));
+      for (const item of list.items) withFormat(item, format);
+      return list;
+    },
+  }),
+  changeRequestCommentReply: t.field({
+    type: CommentReplyRef,
+    description: 'A reply to a comment',
+    args: { ...replyArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Body as markdown (default) or document' }) },
+    resolve: async (_root, { spaceId, changeRequestId, commentId, commentReplyId, format }, ctx, info) =>
+      withFormat(await getReply(ctx, spaceId, changeRequestId, commentId, commentReplyId, recordQuery(ctx, info)), format),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  postChangeRequestCommentReply: t.field({
+    type: CommentReplyRef,
+    description: 'Replies to a comment (comment level)',
+    args: {
+      ...commentArgs,
+      body: t.arg({ type: BodyInput, required: true, description: '{ markdown }: 1..10000 characters' }),
+      format: t.arg({ type: DocumentFormatEnum, description: 'Body of the answer as markdown (default) or document' }),
+    },
+    resolve: async (_root, { spaceId, changeRequestId, commentId, format, ...input }, ctx, info) =>
+      withFormat(await postReply(ctx, spaceId, changeRequestId, commentId, input, recordQuery(ctx, info)), format),
+  }),
+  updateChangeRequestCommentReply: t.field({
+    type: CommentReplyRef,
+    description: 'Edits the body of a reply (author or space admin), adds or removes the caller’s reactions',
+    args: {
+      ...replyArgs,
+      body: t.arg({ type: BodyInput, description: '{ markdown }: 1..10000 characters' }),
+      addedReactions: t.arg.stringList({ description: 'Emoji to add (one emoji each; adding twice changes nothing)' }),
+      removedReactions: t.arg.stringList({ description: 'Emoji to remove (removing one never added changes nothing)' }),
+    },
+    resolve: async (_root, { spaceId, changeRequestId, commentId, commentReplyId, ...input }, ctx, info) =>
+      withFormat(await updateReply(ctx, spaceId, changeRequestId, commentId, commentReplyId, input, recordQuery(ctx, info)), 'markdown'),
+  }),
+  deleteChangeRequestCommentReply: t.boolean({
+    description: 'Deletes a reply (author or space admin)',
+    args: replyArgs,
+    resolve: (_root, { spaceId, changeRequestId, commentId, commentReplyId }, ctx) => deleteReply(ctx, spaceId, changeRequestId, commentId, commentReplyId),
+  }),
+  postChangeRequestComment: t.field({
+    type: CommentRef,
+    description: 'Posts a comment on a change request (comment level), on one of its pages when `page` is given',
+    args: {
+      ...changeRequestArgs,
+      body: t.arg({ type: BodyInput, required: true, description: '{ markdown }: 1..10000 characters' }),
+      page: t.arg.string({ description: 'A page of the change request' }),
+      node: t.arg.string({ description: 'A node (block) of that page' }),
+    },
+    resolve: async (_root, { spaceId, changeRequestId, ...input }, ctx, info) =>
+      withFormat(await postComment(ctx, spaceId, changeRequestId, input, recordQuery(ctx, info)), 'markdown'),
+  }),
+  updateChangeRequestComment: t.field({
+    type: CommentRef,
+    description: 'Edits the body (author or space admin), resolves or reopens (author or editor), adds or removes the caller’s reactions',
+    args: {
+      ...commentArgs,
+      body: t.arg({ type: BodyInput, description: '{ markdown }: 1..10000 characters' }),
+      resolved: t.arg.boolean({ description: 'true resolves it, false reopens it' }),
+      addedReactions: t.arg.stringList({ description: 'Emoji to add (one emoji each; adding twice changes nothing)' }),
+      removedReactions: t.arg.stringList({ description: 'Emoji to remove (removing one never added changes nothing)' }),
+    },
+    resolve: async (_root, { spaceId, changeRequestId, commentId, ...input }, ctx, info) =>
+      withFormat(await updateComment(ctx, spaceId, changeRequestId, commentId, input, recordQuery(ctx, info)), 'markdown'),
+  }),
+  deleteChangeRequestComment: t.boolean({
+    description: 'Deletes a comment with its replies and reactions (author or space admin)',
+    args: commentArgs,
+    resolve: (_root, { spaceId, changeRequestId, commentId }, ctx) => deleteComment(ctx, spaceId, changeRequestId, commentId),
+  }),
+}));

@@ -1,0 +1,5 @@
+import './comment.schema.ts';
+import type { DomainModule } from '../../rest/route-table.ts';
+import { commentRoutes } from './comment.rest.ts';
+
+export const commentsModule: DomainModule = { name: 'comments', routes: commentRoutes };
