@@ -161,6 +161,49 @@ describe('change request comments', () => {
     expect(expectOk(await admin.rest('GET', `${path}/${comment.id}`)).target.page.outdated).toBe(true);
   });
 
+  it('a page of 100 comments with reactions and replies costs the statements of a page of 5 (REST and GraphQL)', async () => {
+    const { admin, commenter, space, pageId } = await setup();
+    const crs = [];
+    for (const n of [5, 100]) {
+      const cr = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, {}), 201);
+      await admin.rest('POST', `${crPath(space.id, cr.id)}/content`, { changes: [{ operation: 'insert_page', title: 'P', document: { markdown: 'p' } }] });
+      const path = `${crPath(space.id, cr.id)}/comments`;
+      const rows = Array.from({ length: n }, (_, i) => ({
+        id: `c${n}x${i}`,
+        spaceId: space.id,
+        changeRequestId: cr.id,
+        postedById: i % 2 ? admin.userId : commenter.userId,
+        markdown: `Comment ${i}`,
+        targetRevisionId: space.revision,
+        targetPageId: null,
+        postedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+      }));
+      await h.db.comment.createMany({ data: rows });
+      await h.db.comment.createMany({ data: rows.map((r) => ({ ...r, id: `${r.id}r`, parentId: r.id })) });
+      await h.db.commentReaction.createMany({ data: rows.flatMap((r) => [admin, commenter].map((u) => ({ commentId: r.id, userId: u.userId, emoji: '👍' }))) });
+      crs.push({ n, path, cr });
+    }
+    void pageId;
+    const count = async (request: () => Promise<{ status: number; text: string }>) => {
+      await request();
+      await new Promise((r) => setTimeout(r, 50));
+      const before = h.store.queries.length;
+      const res = await request();
+      expect(res.status, res.text).toBe(200);
+      await new Promise((r) => setTimeout(r, 50));
+      return h.store.queries.length - before;
+    };
+    const query = `query($s: String!, $c: String!) { changeRequestComments(spaceId: $s, changeRequestId: $c, limit: 100) {
+      items { id postedBy { id } reactions repliers replies target status resolvedBy { id } permissions { edit } } } }`;
+    const [small, large] = crs;
+    expect(await count(() => admin.rest('GET', `${large.path}?limit=100`))).toBe(await count(() => admin.rest('GET', `${small.path}?limit=100`)));
+    const gql = (cr: { id: string }) => () => admin.gql(query, { s: space.id, c: cr.id });
+    expect(await count(gql(large.cr))).toBe(await count(gql(small.cr)));
+    const listed = expectOk(await admin.rest('GET', `${large.path}?limit=100`), 200, 'listCommentsInChangeRequest');
+    expect(listed.items).toHaveLength(100);
+    expect(listed.items[0]).toMatchObject({ replies: 1, reactions: [{ emoji: '👍', count: 2 }] });
+  });
+
   it('GraphQL: the same operations', async () => {
     const { admin, space, cr, commenter } = await setup();
     const ids = { s: space.id, c: String(cr.number) };

@@ -101,6 +101,12 @@ describe('statement budget per GET route (token, access, page, count)', () => {
     for (let i = 0; i < 3; i++) await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: `CR ${i}` });
     const changeRequest = (await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Budget' })).body;
     await admin.rest('PATCH', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`, { status: 'open' });
+    const comments = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/comments`;
+    const comment = (await admin.rest('POST', comments, { body: { markdown: 'Budget' }, page: 'budget-page' })).body;
+    for (let i = 0; i < 3; i++) await admin.rest('POST', comments, { body: { markdown: `Other ${i}` } });
+    const reply = (await admin.rest('POST', `${comments}/${comment.id}/replies`, { body: { markdown: 'Reply' } })).body;
+    await admin.rest('PUT', `${comments}/${comment.id}`, { addedReactions: ['👍'] });
+    await admin.rest('PUT', `${comments}/${comment.id}/replies/${reply.id}`, { addedReactions: ['👍'] });
     await addFiles(h.db, space.revision, ['budget-file', 'other-file'].map((id) => ({ id, name: `${id}.txt`, contentType: 'text/plain', bytes: new Uint8Array(Buffer.from(id)) })));
     const link = (await admin.rest('POST', `/v1/orgs/${o}/link-invites`, { role: 'read' })).body;
     const saml = (await admin.rest('POST', `/v1/orgs/${o}/saml`, { label: 'IdP' })).body;
@@ -116,6 +122,8 @@ describe('statement budget per GET route (token, access, page, count)', () => {
         .replace('{pg}', 'budget-page')
         .replace('{fl}', 'budget-file')
         .replace('{cr}', changeRequest.id)
+        .replace('{cm}', comment.id)
+        .replace('{rp}', reply.id)
         .replace('{f}', 'owner')
         .replace('{i}', link.id)
         .replace('{p}', saml.id)

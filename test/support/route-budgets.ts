@@ -42,6 +42,13 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/spaces/{s}/change-requests/{cr}/pdf': 3,
   'GET /v1/spaces/{s}/change-requests/{cr}/content/page/{pg}/links': 4,
   'GET /v1/spaces/{s}/change-requests/{cr}/content/files/{fl}/backlinks': 4,
+  // Comments: token, access, the change request, the page (and its count); each loader (reactions,
+  // repliers, target pages, the reply count) one statement for the whole page of comments.
+  'GET /v1/spaces/{s}/change-requests/{cr}/comments': 8,
+  'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}': 7,
+  // Replies: token, access, the change request, the comment, the page (and its count), reactions.
+  'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}/replies': 7,
+  'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}/replies/{rp}': 6,
   'GET /v1/spaces/{s}/custom-fields': 3,
   'GET /v1/orgs/{o}/custom-fields': 4,
   'GET /v1/orgs/{o}/custom-fields/{f}': 3,

@@ -55,22 +55,24 @@ export interface Replier {
   updatedAt: string;
 }
 
-/** Who replied to each comment, with how many replies and when last (GitBook's `repliers`). */
+/** Who replied to each comment, with how many replies and when last (GitBook's `repliers`): one statement. */
 export function repliersLoader(ctx: Context) {
   return keyedLoader(ctx, 'commentRepliers', () =>
     new DataLoader<string, Replier[]>(async (ids) => {
-      const rows = await ctx.db.comment.groupBy({
-        by: ['parentId', 'postedById'],
-        where: { parentId: { in: [...ids] }, postedById: { not: null } },
-        _count: { _all: true },
-        _max: { postedAt: true },
-      });
-      const users = await ctx.db.user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.postedById!))] } } });
-      const byId = new Map(users.map((u) => [u.id, u]));
+      const rows = await ctx.db.$queryRaw<(User & { parentId: string; replyCount: number; lastReplyAt: Date })[]>(Prisma.sql`
+        SELECT r."parentId", count(*)::int AS "replyCount", max(r."postedAt") AS "lastReplyAt", u.*
+        FROM "Comment" r JOIN "User" u ON u."id" = r."postedById"
+        WHERE r."parentId" IN (${Prisma.join([...ids])})
+        GROUP BY r."parentId", u."id"
+        ORDER BY min(r."postedAt"), u."id"`);
       return ids.map((id) =>
         rows
-          .filter((r) => r.parentId === id && byId.has(r.postedById!))
-          .map((r) => ({ user: userJson(byId.get(r.postedById!)!, ctx.config.apiUrl), count: r._count._all, updatedAt: r._max.postedAt!.toISOString() })),
+          .filter((row) => row.parentId === id)
+          .map(({ parentId: _parent, replyCount, lastReplyAt, ...user }) => ({
+            user: userJson(user as User, ctx.config.apiUrl),
+            count: replyCount,
+            updatedAt: new Date(lastReplyAt).toISOString(),
+          })),
       );
     }),
   );
