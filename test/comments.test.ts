@@ -204,6 +204,24 @@ describe('change request comments', () => {
     expect(listed.items[0]).toMatchObject({ replies: 1, reactions: [{ emoji: '👍', count: 2 }] });
   });
 
+  it('GraphQL: ChangeRequest.commentList and Comment.replyList, loaded with their parents', async () => {
+    const { admin, space, cr, commenter, path } = await setup();
+    const first = expectOk(await post(commenter, path, { body: { markdown: 'First' } }));
+    h.clock.advance(1000);
+    const second = expectOk(await post(admin, path, { body: { markdown: 'Second' } }));
+    await post(admin, `${path}/${first.id}/replies`, { body: { markdown: 'Re' } });
+    await admin.rest('PUT', `${path}/${second.id}`, { resolved: true });
+    const query = `query($s: String!, $c: String!) { spaceChangeRequest(spaceId: $s, changeRequestId: $c) {
+      all: commentList(limit: 20) { id body replyList(limit: 10) { body postedBy { id } } }
+      open: commentList(status: open, order: asc) { id } } }`;
+    const data = gqlData(await admin.gql(query, { s: space.id, c: cr.id }), 'spaceChangeRequest');
+    expect(data.all.map((c: any) => c.id)).toEqual([second.id, first.id]);
+    expect(data.all[1].replyList).toEqual([{ body: { markdown: 'Re' }, postedBy: { id: admin.userId } }]);
+    expect(data.open.map((c: any) => c.id)).toEqual([first.id]);
+    // GraphQL only: the REST change request keeps GitBook's count.
+    expect(expectOk(await admin.rest('GET', crPath(space.id, cr.id))).comments).toBe(2);
+  });
+
   it('GraphQL: the same operations', async () => {
     const { admin, space, cr, commenter } = await setup();
     const ids = { s: space.id, c: String(cr.number) };

@@ -29,11 +29,11 @@ const withFormat = <T extends object>(comment: T, format: 'markdown' | 'document
   Object.assign(comment, { bodyFormat: format ?? 'markdown' });
 
 const CommentStatusEnum = builder.enumType('CommentStatus', { values: ['open', 'resolved'] as const });
-const CommentStatusFilter = builder.enumType('CommentStatusFilter', {
+export const CommentStatusFilter = builder.enumType('CommentStatusFilter', {
   description: 'all (default), open or resolved',
   values: ['all', 'open', 'resolved'] as const,
 });
-const ListOrderEnum = builder.enumType('ListOrder', { description: 'asc or desc', values: ['asc', 'desc'] as const });
+export const ListOrderEnum = builder.enumType('ListOrder', { description: 'asc or desc', values: ['asc', 'desc'] as const });
 
 const CommentUrls = builder.simpleObject('CommentUrls', { fields: (t) => ({ location: t.string() }) });
 const CommentPermissions = builder.simpleObject('CommentPermissions', {

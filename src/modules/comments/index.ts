@@ -1,4 +1,5 @@
 import './comment.schema.ts';
+import './comment.graph.ts';
 import type { DomainModule } from '../../rest/route-table.ts';
 import { commentRoutes } from './comment.rest.ts';
 
