@@ -74,6 +74,15 @@ describe('change request comments', () => {
     restError(await admin.rest('GET', `${path}?limit=1001`), 400, 'limit');
     restError(await admin.rest('GET', `${path}?status=closed`), 400, 'status');
     restError(await admin.rest('GET', `${path}/unknownComment`), 404);
+    // Replies: the same body and reaction rules.
+    const replies = `${path}/${comment.id}/replies`;
+    restError(await post(admin, replies, {}), 400, 'body');
+    restError(await post(admin, replies, { body: { markdown: 'x'.repeat(10_001) } }), 400, 'body.markdown');
+    const reply = expectOk(await post(admin, replies, { body: { markdown: 'ok' } }));
+    restError(await admin.rest('PUT', `${replies}/${reply.id}`, { removedReactions: ['nope'] }), 400, 'removedReactions[0]');
+    restError(await admin.rest('PUT', `${replies}/${reply.id}`, { body: { markdown: '' } }), 400, 'body.markdown');
+    restError(await admin.rest('GET', `${replies}?limit=0`), 400, 'limit');
+    restError(await admin.rest('GET', `${replies}/unknownReply`), 404);
   });
 
   it('reactions by two users: adding twice and removing one never added change nothing', async () => {
@@ -254,6 +263,24 @@ describe('change request comments', () => {
       'changeRequestComments',
     );
     expect(list).toEqual({ count: 1, items: [{ id: posted.id, replies: 1 }] });
+    const r = { ...ids, m: posted.id, r: reply.id };
+    expect(
+      gqlData(await admin.gql('query($s: String!, $c: String!, $m: String!) { changeRequestComment(spaceId: $s, changeRequestId: $c, commentId: $m, format: document) { id body } }', r), 'changeRequestComment').body.document.object,
+    ).toBe('document');
+    expect(
+      gqlData(await admin.gql('query($s: String!, $c: String!, $m: String!) { changeRequestCommentReplies(spaceId: $s, changeRequestId: $c, commentId: $m) { count items { id } } }', r), 'changeRequestCommentReplies'),
+    ).toEqual({ count: 1, items: [{ id: reply.id }] });
+    const replyFields = 'spaceId: $s, changeRequestId: $c, commentId: $m, commentReplyId: $r';
+    const vars = 'query($s: String!, $c: String!, $m: String!, $r: String!)';
+    expect(gqlData(await admin.gql(`${vars} { changeRequestCommentReply(${replyFields}) { body } }`, r), 'changeRequestCommentReply')).toEqual({ body: { markdown: 'Done' } });
+    const edited = gqlData(
+      await admin.gql(`${vars.replace('query', 'mutation')} { updateChangeRequestCommentReply(${replyFields}, body: { markdown: "Done!" }, addedReactions: ["🎉"]) { body editedAt reactions } }`, r),
+      'updateChangeRequestCommentReply',
+    );
+    expect(edited).toMatchObject({ body: { markdown: 'Done!' }, editedAt: expect.any(String), reactions: [{ emoji: '🎉', count: 1 }] });
+    const badReply = await admin.gql(`${vars.replace('query', 'mutation')} { updateChangeRequestCommentReply(${replyFields}, addedReactions: ["nope"]) { id } }`, r);
+    expect(badReply.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(gqlData(await admin.gql(`${vars.replace('query', 'mutation')} { deleteChangeRequestCommentReply(${replyFields}) }`, r), 'deleteChangeRequestCommentReply')).toBe(true);
     expect(
       gqlData(await admin.gql('mutation($s: String!, $c: String!, $m: String!) { deleteChangeRequestComment(spaceId: $s, changeRequestId: $c, commentId: $m) }', { ...ids, m: posted.id }), 'deleteChangeRequestComment'),
     ).toBe(true);
