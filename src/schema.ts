@@ -12,6 +12,7 @@ import { customFieldsModule } from './modules/custom-fields/index.ts';
 import { invitesModule } from './modules/invites/index.ts';
 import { membersModule } from './modules/members/index.ts';
 import { organizationsModule } from './modules/organizations/index.ts';
+import { searchModule } from './modules/search/index.ts';
 import { spacesModule } from './modules/spaces/index.ts';
 import { ssoModule } from './modules/sso/index.ts';
 import { teamsModule } from './modules/teams/index.ts';
@@ -31,6 +32,7 @@ const modules: DomainModule[] = [
   contentModule,
   changeRequestsModule,
   commentsModule,
+  searchModule,
   collectionsModule,
   customFieldsModule,
   ssoModule,

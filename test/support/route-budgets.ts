@@ -57,4 +57,9 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/orgs/{o}/saml': 4,
   'GET /v1/orgs/{o}/saml/{p}': 3,
   'GET /v1/orgs/{o}/sso': 3,
+  // Search: token, access, the ranked page of results, their sections with excerpts, their ancestors
+  // (test/search.test.ts asserts it with results; here the budget space has none indexed).
+  'GET /v1/spaces/{s}/search?query=budget': 5,
+  // … and the spaces the caller can read.
+  'GET /v1/orgs/{o}/search?query=budget': 6,
 };

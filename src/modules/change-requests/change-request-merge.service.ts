@@ -6,6 +6,7 @@ import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { RevisionDraft } from '../content/revision-draft.ts';
 import { writeRevision } from '../content/revision-writer.ts';
+import { updateSearchIndex } from '../search/search-index.ts';
 import { hasConflictMarkers, hashesToMerge, mergeRevisions, type MergeConflict, type RevisionSide } from '../content/three-way-merge.ts';
 import { changeRequestPolicy } from './change-request.policy.ts';
 import { findChangeRequest, spaceForChangeRequests } from './change-request.service.ts';
@@ -117,6 +118,7 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRe
     // Only while main is still what was merged with: a merge that landed meanwhile wins.
     const moved = await tx.space.updateMany({ where: { id: space.id, revisionId: main }, data: { revisionId, updatedAt: now } });
     if (moved.count === 0) throw new ConflictError(`The space's content changed while merging change request #${cr.number}: update it from main and merge again`);
+    await updateSearchIndex(tx, space.id, revisionId);
     const { count } = await tx.changeRequest.updateMany({
       where: { id: cr.id, revisionId: cr.revisionId, status: { in: ['draft', 'open'] } },
       data: { status: 'merged', revisionMergedId: revisionId, mergedAt: now, mergedById: viewerOf(ctx).user.id, updatedAt: now, conflicts: [] },

@@ -10,6 +10,7 @@ import { organizationFor, organizationForMember } from '../organizations/organiz
 import { collectionFor, spaceFor, visibleSpacesWhere } from './content-access.ts';
 import { spacePolicy } from './space.policy.ts';
 import { lockOrganization, positionKey, type ContentPosition } from './hierarchy.ts';
+import { copySearchIndex } from '../search/search-index.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -56,12 +57,12 @@ export async function checkCreationTarget(
   await organizationFor(ctx, organizationId, topLevelAction);
 }
 
-/** A space is born with an empty first revision, its active content. */
+/** A space is born with an empty first revision, its active content (whose search index is empty too). */
 async function insertSpace(tx: Tx, data: Prisma.SpaceUncheckedCreateInput): Promise<Space> {
   const space = await tx.space.create({ data });
   const revision = await tx.revision.create({ data: { id: newId(), spaceId: space.id, createdAt: space.createdAt } });
   // Pass updatedAt explicitly: Prisma's @updatedAt would stamp the wall clock, not the injected one.
-  return tx.space.update({ where: { id: space.id }, data: { revisionId: revision.id, updatedAt: space.updatedAt } });
+  return tx.space.update({ where: { id: space.id }, data: { revisionId: revision.id, searchRevisionId: revision.id, updatedAt: space.updatedAt } });
 }
 
 export interface CreateSpaceInput {
@@ -227,6 +228,7 @@ export async function duplicateSpace(ctx: Context, spaceId: string): Promise<Spa
         });
       }
       if (files.length) await tx.file.createMany({ data: files.map(({ revisionId: _, ...file }) => ({ ...file, revisionId })) });
+      await copySearchIndex(tx, space.id, copy.id, revisionId, space.revisionId);
     }
     const [values, userGrants, teamGrants] = await Promise.all([
       tx.customFieldValue.findMany({ where: { spaceId } }),

@@ -1,0 +1,74 @@
+import { markdownParser } from '../content/document-links.ts';
+
+/**
+ * A page body split into the sections search indexes: the text before the first heading is the page's
+ * own section (ordinal 0, no heading), then one section per heading (any level) up to the next one.
+ * Text is plain: markup goes, link texts, image alternatives and code stay. Parsed with the same
+ * markdown-it parser as every other reader of page bodies, so a heading here is a heading there.
+ */
+export interface PageSection {
+  ordinal: number;
+  /** The heading's anchor within the page ('' for section 0), unique in the page. */
+  anchor: string;
+  /** The heading's text ('' for section 0). */
+  heading: string;
+  body: string;
+}
+
+/** Text a section keeps for indexing and excerpts: far above any real section, far below tsvector's 1 MB. */
+export const MAX_SECTION_TEXT = 100_000;
+
+type Token = ReturnType<typeof markdownParser.parse>[number];
+
+/** The plain text of inline tokens. */
+function inlineText(tokens: Token[] | null): string {
+  let text = '';
+  for (const token of tokens ?? []) {
+    if (token.type === 'text' || token.type === 'code_inline') text += token.content;
+    else if (token.type === 'softbreak' || token.type === 'hardbreak') text += ' ';
+    else if (token.type === 'image') text += inlineText(token.children);
+  }
+  return text;
+}
+
+/**
+ * A heading's anchor as GitBook writes it: lower case, letters and digits of any script kept, runs of
+ * anything else one dash; `-1`, `-2` … for a repeat within the page.
+ */
+export function headingAnchor(heading: string, taken: Set<string>): string {
+  const base =
+    heading
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 100) || 'section';
+  let anchor = base;
+  for (let n = 1; taken.has(anchor); n++) anchor = `${base}-${n}`;
+  taken.add(anchor);
+  return anchor;
+}
+
+export function pageSections(markdown: string): PageSection[] {
+  const tokens = markdownParser.parse(markdown, {});
+  const sections: PageSection[] = [{ ordinal: 0, anchor: '', heading: '', body: '' }];
+  const parts: string[][] = [[]];
+  const anchors = new Set<string>();
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.type === 'heading_open') {
+      const heading = inlineText(tokens[i + 1]?.children ?? null).trim();
+      sections.push({ ordinal: sections.length, anchor: headingAnchor(heading, anchors), heading, body: '' });
+      parts.push([]);
+      i += 2; // the inline token and heading_close
+    } else if (token.type === 'inline') {
+      parts[parts.length - 1].push(inlineText(token.children));
+    } else if (token.type === 'fence' || token.type === 'code_block') {
+      parts[parts.length - 1].push(token.content);
+    }
+  }
+  sections.forEach((section, i) => {
+    section.body = parts[i].join('\n').replace(/[ \t]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim().slice(0, MAX_SECTION_TEXT);
+  });
+  return sections;
+}

@@ -1,0 +1,135 @@
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../../db/client.ts';
+import { TRANSACTION_OPTIONS } from '../../db/client.ts';
+import { pageSections } from './page-sections.ts';
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * The search index of a space's active revision (`SearchPage` and `SearchSection`, see schema.prisma),
+ * kept up to date by the writers that move a space to a new revision (a merge, an import), in their own
+ * transaction, and only for the pages that changed: the new revision's page rows are compared with those
+ * of the revision the index reflects (`Space.searchRevisionId`) in SQL, and only pages whose body, title,
+ * path, description or type differ are split and indexed again. A page whose parent was renamed keeps
+ * its rows: ancestors are read at query time.
+ */
+
+/** Pages of these types have a body and a URL of their own; groups and links are not searched. */
+const SEARCHED_TYPES = ['document', 'computed'];
+
+/** Pages per batch of INSERTs: bounds one statement's arrays when a whole large space is indexed. */
+const INSERT_BATCH = 500;
+
+/** The text search configuration of every vector and query (README, "Search"). */
+export const SEARCH_CONFIG = 'simple';
+
+interface ChangedPage {
+  id: string;
+  title: string;
+  path: string;
+  description: string | null;
+  type: string;
+  markdown: string | null;
+}
+
+/**
+ * Brings the index of `spaceId` to `revisionId`, inside the caller's transaction (which holds the space
+ * row: the writer moved the space's revision in it). From the revision the index reflects, only what
+ * changed is rewritten; with none (a space never indexed), every page.
+ */
+export async function updateSearchIndex(tx: Tx, spaceId: string, revisionId: string): Promise<void> {
+  const [state] = await tx.$queryRaw<{ searchRevisionId: string | null }[]>`
+    SELECT "searchRevisionId" FROM "Space" WHERE "id" = ${spaceId}`;
+  const from = state?.searchRevisionId ?? null;
+  if (from === revisionId) return;
+
+  // Pages of the new revision that are new or differ from the indexed revision's, with their bodies.
+  const changed = await tx.$queryRaw<ChangedPage[]>`
+    SELECT n."id", n."title", n."path", n."description", n."type"::text AS "type", d."markdown"
+    FROM "Page" n
+    LEFT JOIN "Page" o ON o."revisionId" = ${from} AND o."id" = n."id"
+    LEFT JOIN "Document" d ON d."hash" = n."documentHash"
+    WHERE n."revisionId" = ${revisionId}
+      AND (o."id" IS NULL OR o."documentHash" IS DISTINCT FROM n."documentHash" OR o."title" <> n."title"
+           OR o."path" <> n."path" OR o."description" IS DISTINCT FROM n."description" OR o."type" <> n."type")`;
+
+  // Rows of changed pages go (written again below), and those of pages the new revision no longer has;
+  // their sections go with them (cascade).
+  if (from === null) {
+    await tx.$executeRaw`DELETE FROM "SearchPage" WHERE "spaceId" = ${spaceId}`;
+  } else {
+    await tx.$executeRaw`
+      DELETE FROM "SearchPage" s
+      WHERE s."spaceId" = ${spaceId}
+        AND (s."pageId" = ANY(${changed.map((p) => p.id)}::text[])
+             OR NOT EXISTS (SELECT 1 FROM "Page" n WHERE n."revisionId" = ${revisionId} AND n."id" = s."pageId"))`;
+  }
+  const searched = changed.filter((page) => SEARCHED_TYPES.includes(page.type));
+  for (let start = 0; start < searched.length; start += INSERT_BATCH) await insertPages(tx, spaceId, searched.slice(start, start + INSERT_BATCH));
+  await tx.$executeRaw`UPDATE "Space" SET "searchRevisionId" = ${revisionId} WHERE "id" = ${spaceId}`;
+}
+
+/** Indexes pages: a row each (and the words the index had not seen), then their sections. */
+async function insertPages(tx: Tx, spaceId: string, pages: ChangedPage[]) {
+  const split = pages.map((page) => ({ page, sections: pageSections(page.markdown ?? '') }));
+  const pageColumn = <T>(value: (entry: (typeof split)[number]) => T) => split.map(value);
+  // Words are inserted in order, so two writers adding overlapping words cannot deadlock.
+  await tx.$executeRaw`
+    WITH inserted AS (
+      INSERT INTO "SearchPage" ("spaceId", "pageId", "title", "path", "vector")
+      SELECT ${spaceId}, r."pageId", r."title", r."path",
+             setweight(to_tsvector(${SEARCH_CONFIG}::regconfig, r."title"), 'A')
+             || setweight(to_tsvector(${SEARCH_CONFIG}::regconfig, r."headings"), 'B')
+             || setweight(to_tsvector(${SEARCH_CONFIG}::regconfig, r."body"), 'C')
+      FROM unnest(${pageColumn((e) => e.page.id)}::text[], ${pageColumn((e) => e.page.title)}::text[], ${pageColumn((e) => e.page.path)}::text[],
+                  ${pageColumn((e) => [e.page.description ?? '', ...e.sections.map((s) => s.heading)].join('\n'))}::text[],
+                  ${pageColumn((e) => e.sections.map((s) => s.body).join('\n'))}::text[])
+           AS r("pageId", "title", "path", "headings", "body")
+      RETURNING "vector"
+    )
+    INSERT INTO "SearchWord" ("word")
+    SELECT DISTINCT w FROM inserted, unnest(tsvector_to_array(inserted."vector")) AS w
+    WHERE char_length(w) BETWEEN 3 AND 40
+    ORDER BY w
+    ON CONFLICT DO NOTHING`;
+
+  const sections = split.flatMap(({ page, sections }) => sections.map((section) => ({ pageId: page.id, ...section })));
+  const column = <K extends keyof (typeof sections)[number]>(key: K) => sections.map((section) => section[key]);
+  await tx.$executeRaw`
+    INSERT INTO "SearchSection" ("spaceId", "pageId", "ordinal", "anchor", "heading", "body", "vector")
+    SELECT ${spaceId}, r."pageId", r."ordinal", r."anchor", r."heading", r."body",
+           setweight(to_tsvector(${SEARCH_CONFIG}::regconfig, r."heading"), 'B') || setweight(to_tsvector(${SEARCH_CONFIG}::regconfig, r."body"), 'C')
+    FROM unnest(${column('pageId')}::text[], ${column('ordinal')}::int[], ${column('anchor')}::text[], ${column('heading')}::text[], ${column('body')}::text[])
+         AS r("pageId", "ordinal", "anchor", "heading", "body")`;
+}
+
+/**
+ * A copy of a space (duplicate) holds its source's pages unchanged: when the source's index is current,
+ * its rows are the copy's, copied in one statement; otherwise the copy is indexed when first searched.
+ */
+export async function copySearchIndex(tx: Tx, fromSpaceId: string, toSpaceId: string, toRevisionId: string, sourceRevisionId: string | null) {
+  const [source] = await tx.$queryRaw<{ searchRevisionId: string | null }[]>`SELECT "searchRevisionId" FROM "Space" WHERE "id" = ${fromSpaceId}`;
+  if (!sourceRevisionId || source?.searchRevisionId !== sourceRevisionId) return;
+  await tx.$executeRaw`
+    INSERT INTO "SearchPage" ("spaceId", "pageId", "title", "path", "vector")
+    SELECT ${toSpaceId}, "pageId", "title", "path", "vector" FROM "SearchPage" WHERE "spaceId" = ${fromSpaceId}`;
+  await tx.$executeRaw`
+    INSERT INTO "SearchSection" ("spaceId", "pageId", "ordinal", "anchor", "heading", "body", "vector")
+    SELECT ${toSpaceId}, "pageId", "ordinal", "anchor", "heading", "body", "vector" FROM "SearchSection" WHERE "spaceId" = ${fromSpaceId}`;
+  await tx.$executeRaw`UPDATE "Space" SET "searchRevisionId" = ${toRevisionId} WHERE "id" = ${toSpaceId}`;
+}
+
+/**
+ * Brings stale indexes up to date before a search reads them: spaces whose content was written before
+ * the index existed (an older release), or by a writer outside the API. Each in its own transaction
+ * holding the space row, so a merge landing meanwhile and two searches catching up at once serialise.
+ */
+export async function catchUpSearchIndex(db: Db, spaceIds: readonly string[]): Promise<void> {
+  for (const spaceId of spaceIds) {
+    await db.$transaction(async (tx) => {
+      const [space] = await tx.$queryRaw<{ revisionId: string | null }[]>`
+        SELECT "revisionId" FROM "Space" WHERE "id" = ${spaceId} FOR UPDATE`;
+      if (space?.revisionId) await updateSearchIndex(tx, spaceId, space.revisionId);
+    }, TRANSACTION_OPTIONS);
+  }
+}
