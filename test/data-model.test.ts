@@ -86,8 +86,12 @@ describe('foreign keys', () => {
     // provider's default team (reads as absent once the team is deleted, see saml-provider.schema.ts);
     // a page's parent, written with its whole tree in createMany batches that a non-deferrable key
     // would have to order; the target of a document's link, a page or file ID that names no single row
-    // (IDs are the same in every revision; whether the target exists is asked of the revision read).
+    // (IDs are the same in every revision; whether the target exists is asked of the revision read);
+    // the search index's page (an ID of the space's active revision, replaced with it) and the revision
+    // it reflects (a marker compared with the space's revision, never followed).
     const exempt = new Set([
+      'SearchPage.pageId',
+      'Space.searchRevisionId',
       'DocumentLink.targetPageId',
       'DocumentLink.targetFileId',
       'Comment.targetNodeId',

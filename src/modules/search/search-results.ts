@@ -87,8 +87,10 @@ export async function readResultPages(
                COALESCE(ts_rank(s."vector", q."anyTerm"), 0) AS "score",
                COALESCE(s."vector" @@ q."anyTerm", false) AS "ownMatch",
                s."ordinal" = 0 AND ts_filter(p."vector", '{a}'::"char"[]) @@ q."query" AS "pageMatch"
-        FROM "SearchSection" s JOIN "SearchPage" p ON p."spaceId" = s."spaceId" AND p."pageId" = s."pageId", q
-        WHERE (s."spaceId", s."pageId") IN (SELECT * FROM unnest(${spaceIds}::text[], ${pageIds}::text[]))
+        FROM unnest(${spaceIds}::text[], ${pageIds}::text[]) AS t("spaceId", "pageId")
+        JOIN "SearchPage" p ON p."spaceId" = t."spaceId" AND p."pageId" = t."pageId"
+        JOIN "SearchSection" s ON s."spaceId" = t."spaceId" AND s."pageId" = t."pageId"
+        CROSS JOIN q
       ),
       numbered AS (
         SELECT h.*, row_number() OVER (PARTITION BY h."spaceId", h."pageId" ORDER BY h."ownMatch" DESC, h."score" DESC, h."ordinal") AS "n"
