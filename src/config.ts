@@ -40,6 +40,28 @@ const DEFAULT_RATE_LIMITS: Omit<RateLimitConfig, 'enabled'> = {
   admin: { points: 10, windowSeconds: 60 },
 };
 
+/** How URLs that users give are fetched (src/lib/safe-fetch.ts). */
+export interface FetchConfig {
+  allowPrivate: boolean;
+  /** Per request, redirect hops each on their own. */
+  timeoutMs: number;
+  /** Largest response body read. */
+  maxBytes: number;
+  maxRedirects: number;
+}
+
+/** Website import limits. */
+export interface ImportConfig {
+  maxPages: number;
+  /** The whole crawl; what is not fetched by then is counted, not imported. */
+  timeoutMs: number;
+  /** Bytes downloaded in all (pages and images). */
+  maxBytes: number;
+}
+
+const DEFAULT_FETCH: FetchConfig = { allowPrivate: false, timeoutMs: 10_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 5 };
+const DEFAULT_IMPORT: ImportConfig = { maxPages: 100, timeoutMs: 60_000, maxBytes: 50 * 1024 * 1024 };
+
 /** Environment → typed configuration, validated once at start-up. */
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -94,6 +116,15 @@ const EnvSchema = z.object({
     .transform((value) => (value === 'true' ? 1 : value === 'false' ? 0 : Number(value))),
   /** Origins allowed to call the API from a browser: comma-separated list, or `*`. Unset: none. */
   CORS_ORIGINS: z.string().optional(),
+  /** Fetching URLs users give (website import): private, loopback and link-local addresses are refused unless true. */
+  FETCH_ALLOW_PRIVATE: booleanString.default(false),
+  FETCH_TIMEOUT_MS: positiveInt.default(DEFAULT_FETCH.timeoutMs),
+  FETCH_MAX_BYTES: positiveInt.default(DEFAULT_FETCH.maxBytes),
+  FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(DEFAULT_FETCH.maxRedirects),
+  /** Website import: pages fetched at most, the time the whole import may take, the bytes it may download. */
+  IMPORT_MAX_PAGES: positiveInt.default(DEFAULT_IMPORT.maxPages),
+  IMPORT_TIMEOUT_MS: positiveInt.default(DEFAULT_IMPORT.timeoutMs),
+  IMPORT_MAX_BYTES: positiveInt.default(DEFAULT_IMPORT.maxBytes),
 });
 
 export interface Config {
@@ -114,6 +145,8 @@ export interface Config {
   redisUrl?: string;
   /** Origins allowed by CORS; `'*'` for any (never with credentials); empty: no CORS headers at all. */
   corsOrigins: string[] | '*';
+  fetch: FetchConfig;
+  imports: ImportConfig;
 }
 
 /** One limit: `points` requests per `windowSeconds`. */
@@ -135,8 +168,10 @@ export interface RateLimitConfig {
 }
 
 /** What `buildConfig` accepts: any subset, rate limits field by field. */
-export type ConfigInput = Partial<Omit<Config, 'rateLimit' | 'apiUrl'>> & {
+export type ConfigInput = Partial<Omit<Config, 'rateLimit' | 'apiUrl' | 'fetch' | 'imports'>> & {
   rateLimit?: Partial<RateLimitConfig>;
+  fetch?: Partial<FetchConfig>;
+  imports?: Partial<ImportConfig>;
 };
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
@@ -180,6 +215,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     trustProxy: e.TRUST_PROXY,
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
+    fetch: { allowPrivate: e.FETCH_ALLOW_PRIVATE, timeoutMs: e.FETCH_TIMEOUT_MS, maxBytes: e.FETCH_MAX_BYTES, maxRedirects: e.FETCH_MAX_REDIRECTS },
+    imports: { maxPages: e.IMPORT_MAX_PAGES, timeoutMs: e.IMPORT_TIMEOUT_MS, maxBytes: e.IMPORT_MAX_BYTES },
   });
 }
 
@@ -223,5 +260,7 @@ export function buildConfig(input: ConfigInput): Config {
     trustProxy: input.trustProxy ?? 0,
     redisUrl: input.redisUrl,
     corsOrigins: input.corsOrigins ?? [],
+    fetch: { ...DEFAULT_FETCH, ...input.fetch },
+    imports: { ...DEFAULT_IMPORT, ...input.imports },
   };
 }

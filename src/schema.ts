@@ -9,6 +9,7 @@ import { collectionsModule } from './modules/collections/index.ts';
 import { commentsModule } from './modules/comments/index.ts';
 import { contentModule } from './modules/content/index.ts';
 import { customFieldsModule } from './modules/custom-fields/index.ts';
+import { importsModule } from './modules/imports/index.ts';
 import { invitesModule } from './modules/invites/index.ts';
 import { membersModule } from './modules/members/index.ts';
 import { organizationsModule } from './modules/organizations/index.ts';
@@ -33,6 +34,7 @@ const modules: DomainModule[] = [
   changeRequestsModule,
   commentsModule,
   searchModule,
+  importsModule,
   collectionsModule,
   customFieldsModule,
   ssoModule,

@@ -92,6 +92,13 @@ describe('REST surface', () => {
     expect(slice.filter((op) => !served.has(op))).toEqual([]);
   });
 
+  it('covers the documented operations of search and import', () => {
+    const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
+    const slice = [...documented].filter((op) => /\/search$|\/content\/import$/.test(op));
+    expect(slice.length).toBe(4);
+    expect(slice.filter((op) => !served.has(op))).toEqual([]);
+  });
+
   it('documents body fields in the body only, and takes them from the body only', async () => {
     const doc = await (await h.app.fetch(`${BASE}/v1/openapi.json`)).json();
     for (const [p, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {

@@ -1,7 +1,7 @@
-import { imageSize } from 'image-size';
 import type { File, Page } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { contentHash } from '../content/content-hash.ts';
+import { detectImage } from '../content/image-types.ts';
 import { resolveLinks } from '../content/link-resolution.ts';
 import { RevisionDraft, slugify, type DraftPage } from '../content/revision-draft.ts';
 import { changeError, MAX_FILE_BYTES, type ContentChange, type InsertFilesChange, type InsertPageChange, type UpdatePageChange } from './content-changes.ts';
@@ -25,23 +25,6 @@ export interface ApplyContext {
   /** The revision `revert_page` reverts to when none is named: the change request's base. */
   baseRevisionId: string;
 }
-
-/** Detected image format (image-size's names) → the media type it must be declared as. */
-const IMAGE_TYPES: Record<string, string[]> = {
-  png: ['image/png'],
-  jpg: ['image/jpeg', 'image/jpg'],
-  gif: ['image/gif'],
-  webp: ['image/webp'],
-  bmp: ['image/bmp'],
-  tiff: ['image/tiff'],
-  svg: ['image/svg+xml'],
-  ico: ['image/x-icon', 'image/vnd.microsoft.icon'],
-  cur: ['image/x-icon'],
-  avif: ['image/avif'],
-  heif: ['image/heic', 'image/heif'],
-  jxl: ['image/jxl'],
-  psd: ['image/vnd.adobe.photoshop'],
-};
 
 /** A leading ATX heading is a page's title when none is given, as GitBook reads markdown. */
 function titleFromMarkdown(markdown: string): string | undefined {
@@ -251,18 +234,12 @@ function insertFiles(
     const contentType = input.contentType.toLowerCase();
     let dimensions: { width: number; height: number } | null = null;
     if (contentType.startsWith('image/')) {
-      let detected: ReturnType<typeof imageSize> | null = null;
-      try {
-        detected = imageSize(bytes);
-      } catch {
-        detected = null;
+      const detected = detectImage(bytes);
+      if (!detected) throw changeError(index, field('contentType'), `the bytes are not a ${contentType} image`);
+      if (!detected.accepted.includes(contentType)) {
+        throw changeError(index, field('contentType'), `the bytes are a ${detected.contentType} image, not ${contentType}`);
       }
-      const format = detected?.type;
-      if (!format || !IMAGE_TYPES[format]) throw changeError(index, field('contentType'), `the bytes are not a ${contentType} image`);
-      if (!IMAGE_TYPES[format].includes(contentType)) {
-        throw changeError(index, field('contentType'), `the bytes are a ${IMAGE_TYPES[format][0]} image, not ${contentType}`);
-      }
-      dimensions = { width: detected!.width, height: detected!.height };
+      dimensions = { width: detected.width, height: detected.height };
     }
     const file = {
       id: newId(),

@@ -5,8 +5,7 @@ import { ConflictError } from '../../core/errors.ts';
 import type { ItemQuery } from '../../core/pagination.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { RevisionDraft } from '../content/revision-draft.ts';
-import { writeRevision } from '../content/revision-writer.ts';
+import { draftOf, writeRevision } from '../content/revision-writer.ts';
 import { applyChanges } from './apply-changes.ts';
 import { changeRequestPolicy } from './change-request.policy.ts';
 import { findChangeRequest, spaceForChangeRequests } from './change-request.service.ts';
@@ -19,12 +18,6 @@ export function assertEditable(cr: Pick<ChangeRequest, 'number' | 'status'>) {
   if (cr.status === 'merged' || cr.status === 'archived') {
     throw new ConflictError(`Change request #${cr.number} is ${cr.status}: its content cannot change`);
   }
-}
-
-/** The page and file rows of a revision (two statements). */
-export async function revisionRows(db: Db, revisionId: string) {
-  const [pages, files] = await Promise.all([db.page.findMany({ where: { revisionId } }), db.file.findMany({ where: { revisionId } })]);
-  return { pages, files };
 }
 
 /** Records `userId` among the change request's contributors (once), in the caller's transaction. */
@@ -54,8 +47,7 @@ export async function updateChangeRequestContent(ctx: Context, spaceId: string, 
   authorize(changeRequestPolicy, actor, 'update', cr);
   assertEditable(cr);
 
-  const { pages, files } = await revisionRows(ctx.db, cr.revisionId);
-  const draft = RevisionDraft.fromRows(pages, files);
+  const draft = await draftOf(ctx.db, cr.revisionId);
   const now = ctx.clock.now();
   const applied = await applyChanges(draft, changes, {
     now,

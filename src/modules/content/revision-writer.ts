@@ -1,7 +1,7 @@
 import type { Prisma, RevisionType } from '../../generated/prisma/client.ts';
 import { putDocuments } from './document-store.ts';
 import { databaseFileStore, type FileStore } from './file-store.ts';
-import type { RevisionDraft } from './revision-draft.ts';
+import { RevisionDraft } from './revision-draft.ts';
 
 type Db = Prisma.TransactionClient;
 
@@ -69,4 +69,10 @@ export async function writeRevision(db: Db, revision: NewRevision, store: FileSt
   if (draft.files.size) {
     await db.file.createMany({ data: [...draft.files.values()].map((file) => ({ ...file, revisionId: revision.id })) });
   }
+}
+
+/** The draft of a stored revision, to change and write as a new one: its page and file rows (two statements). */
+export async function draftOf(db: Db, revisionId: string): Promise<RevisionDraft> {
+  const [pages, files] = await Promise.all([db.page.findMany({ where: { revisionId } }), db.file.findMany({ where: { revisionId } })]);
+  return RevisionDraft.fromRows(pages, files);
 }

@@ -1,0 +1,110 @@
+import { contentHash } from '../content/content-hash.ts';
+import { slugify, type DraftPage, type RevisionDraft } from '../content/revision-draft.ts';
+import { newId } from '../../lib/ids.ts';
+import { canonicalUrl, type Crawl } from './website-crawler.ts';
+
+/**
+ * Puts a crawl into a revision draft: a page per fetched page, placed by its URL path below the crawl's
+ * prefix (a page whose parent path was not fetched gets a parent made for it, titled after the path
+ * segment, without a body), after the pages the draft already has; images become files. Links between
+ * imported pages become page links (`/pages/<id>`, anchor kept) and images file references
+ * (`/files/<id>`), the forms the revision writer stores; every other link stays absolute.
+ */
+export interface ImportedContent {
+  pages: number;
+  files: number;
+  /** Bytes of the new files, for the writer to store. */
+  blobs: Uint8Array<ArrayBuffer>[];
+}
+
+/** Title for a page made to hold others: its URL segment, as words. */
+const titleOfSegment = (segment: string) => {
+  const words = segment.replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' ').trim();
+  return words ? words[0].toUpperCase() + words.slice(1) : 'Untitled';
+};
+
+export function addImportedContent(draft: RevisionDraft, crawl: Crawl, now: Date): ImportedContent {
+  const pageIdOf = new Map<string, string>();
+  const idByPath = new Map<string, string>();
+  const newPage = (title: string, slugBase: string, parentId: string | null): DraftPage => {
+    const page: DraftPage = {
+      id: newId(),
+      type: 'document',
+      title,
+      emoji: null,
+      description: null,
+      hidden: false,
+      layout: null,
+      slug: draft.freeSlug(parentId, slugify(slugBase.replace(/\.html?$/i, ''))),
+      documentHash: null,
+      markdown: '',
+      parentId,
+      createdAt: now,
+      updatedAt: now,
+    };
+    draft.insert(page);
+    return page;
+  };
+  /** The page at `segments` (made when missing), the top level for none. */
+  const placeAt = (segments: string[]): string | null => {
+    if (!segments.length) return null;
+    const key = segments.join('/');
+    let id = idByPath.get(key);
+    if (!id) {
+      const last = segments[segments.length - 1];
+      id = newPage(titleOfSegment(last), last, placeAt(segments.slice(0, -1))).id;
+      idByPath.set(key, id);
+    }
+    return id;
+  };
+
+  // Shallow pages first, so that a parent fetched later than its child still becomes that child's parent.
+  const ordered = [...crawl.pages].sort((a, b) => a.segments.length - b.segments.length);
+  for (const crawled of ordered) {
+    const key = crawled.segments.join('/');
+    const existing = crawled.segments.length ? idByPath.get(key) : undefined;
+    if (existing) {
+      draft.pages.get(existing)!.title = crawled.html.title;
+      pageIdOf.set(crawled.url, existing);
+      continue;
+    }
+    const segment = crawled.segments[crawled.segments.length - 1] ?? crawled.html.title;
+    const page = newPage(crawled.html.title, crawled.segments.length ? segment : crawled.html.title, placeAt(crawled.segments.slice(0, -1)));
+    if (crawled.segments.length) idByPath.set(key, page.id);
+    pageIdOf.set(crawled.url, page.id);
+  }
+
+  const fileIdOf = new Map<string, string>();
+  const blobs: Uint8Array<ArrayBuffer>[] = [];
+  for (const image of crawl.images.values()) {
+    const id = newId();
+    const name = decodeURIComponent(new URL(image.url).pathname.split('/').pop() || 'image').slice(0, 256) || 'image';
+    draft.files.set(id, {
+      id,
+      name,
+      contentType: image.image.contentType,
+      size: image.bytes.byteLength,
+      width: image.image.width,
+      height: image.image.height,
+      blobHash: contentHash(image.bytes),
+      createdAt: now,
+    });
+    fileIdOf.set(image.url, id);
+    blobs.push(image.bytes);
+  }
+
+  const rewrite = {
+    link: (url: string) => {
+      const target = new URL(url);
+      const canonical = canonicalUrl(target);
+      const pageId = pageIdOf.get(crawl.aliases.get(canonical) ?? canonical);
+      return pageId ? `/pages/${pageId}${target.hash}` : null;
+    },
+    image: (url: string) => {
+      const fileId = fileIdOf.get(url);
+      return fileId ? `/files/${fileId}` : null;
+    },
+  };
+  for (const crawled of crawl.pages) draft.pages.get(pageIdOf.get(crawled.url)!)!.markdown = crawled.html.toMarkdown(rewrite);
+  return { pages: crawl.pages.length, files: fileIdOf.size, blobs };
+}

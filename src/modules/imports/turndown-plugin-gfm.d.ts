@@ -1,0 +1,7 @@
+// @joplin/turndown-plugin-gfm ships no types: its plugins are turndown plugins.
+declare module '@joplin/turndown-plugin-gfm' {
+  import type TurndownService from 'turndown';
+  export const gfm: TurndownService.Plugin;
+  export const tables: TurndownService.Plugin;
+  export const strikethrough: TurndownService.Plugin;
+}
