@@ -13,9 +13,12 @@ import { createPglite } from '../src/db/pglite.ts';
 import { restError } from './support/assertions.ts';
 import { buildMember, buildOrganization } from './factories.ts';
 import { callerFor, useTwoInstances, type Caller, type HttpResult } from './support/harness.ts';
+import { useFixtureSite } from './support/fixture-site.ts';
 import { POSTGRES_SERVER_URL, REPO_ROOT, tempDir } from './support/server-process.ts';
 
-const h = useTwoInstances(POSTGRES_SERVER_URL);
+// The website import's fixture site is on 127.0.0.1: private addresses are allowed here.
+const h = useTwoInstances(POSTGRES_SERVER_URL, { fetch: { allowPrivate: true, timeoutMs: 1000 } });
+const site = useFixtureSite();
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
@@ -407,5 +410,27 @@ describe('change requests racing on one space', () => {
     const statuses = expectOkOrConflict(batches, [200]);
     const pages = (await admin.rest('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`)).body.pages;
     expect(pages).toHaveLength(statuses.filter((s) => s === 200).length * 2);
+  });
+
+  it('website imports racing merges through two instances: imports land on whatever main is, no merge is lost, the search index is the final content', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const space = await createSpace(admin, o);
+    const titles = range(4).map((i) => `Merged ${i}`);
+    const crs = await Promise.all(titles.map((title) => openWithPage(admin, space.id, title)));
+    const [imports, merges] = await Promise.all([
+      Promise.all(range(2).map((i) => on(i, admin).rest('POST', `/v1/spaces/${space.id}/content/import`, { url: `${site.origin}/docs/guide/`, source: 'website' }))),
+      Promise.all(crs.map((cr, i) => on(i + 1, admin).rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`))),
+    ]);
+    for (const result of imports) expect(result.status, result.text).toBe(200);
+    expectOkOrConflict(merges, [200]);
+    const pages = (await admin.rest('GET', `/v1/spaces/${space.id}/content/pages`)).body.pages.map((p: { title: string }) => p.title);
+    // Both imports' pages are there (guide, install, configure each), and every merge that answered 200.
+    expect(pages.filter((t: string) => t === 'Guide')).toHaveLength(2);
+    for (const [i, merge] of merges.entries()) if (merge.status === 200) expect(pages).toContain(titles[i]);
+    const current = await h.db.space.findUniqueOrThrow({ where: { id: space.id } });
+    expect(current.searchRevisionId).toBe(current.revisionId);
+    const indexed = await h.db.$queryRaw<{ pageId: string }[]>`SELECT "pageId" FROM "SearchPage" WHERE "spaceId" = ${space.id} ORDER BY 1`;
+    const live = await h.db.page.findMany({ where: { revisionId: current.revisionId!, type: 'document' }, select: { id: true }, orderBy: { id: 'asc' } });
+    expect(indexed.map((r) => r.pageId)).toEqual(live.map((p) => p.id));
   });
 });

@@ -61,8 +61,8 @@ export interface TwoInstances extends Harness {
   second: Harness;
 }
 
-export function useTwoInstances(serverUrl: string): TwoInstances {
-  const h = useHarness({}, serverUrl) as TwoInstances;
+export function useTwoInstances(serverUrl: string, overrides: ConfigInput = {}): TwoInstances {
+  const h = useHarness(overrides, serverUrl) as TwoInstances;
   let database: Database | undefined;
   beforeAll(async () => {
     database = await openDatabase({ databaseUrl: h.store.url! });

@@ -5,7 +5,7 @@ import { ConflictError } from '../../core/errors.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { RevisionDraft } from '../content/revision-draft.ts';
-import { writeRevision } from '../content/revision-writer.ts';
+import { lockSpaceAt, writeRevision } from '../content/revision-writer.ts';
 import { updateSearchIndex } from '../search/search-index.ts';
 import { hasConflictMarkers, hashesToMerge, mergeRevisions, type MergeConflict, type RevisionSide } from '../content/three-way-merge.ts';
 import { changeRequestPolicy } from './change-request.policy.ts';
@@ -114,10 +114,13 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRe
 
   const revisionId = newId();
   await ctx.db.$transaction(async (tx) => {
+    // Only while main is still what was merged with: a merge (or import) that landed meanwhile wins.
+    // The space row is locked first, FOR UPDATE: moving `revisionId` (a unique column) needs that lock,
+    // and taking it after inserting the revision (whose foreign key share-locks the row) would let two
+    // merges each hold what the other waits for.
+    await lockSpaceAt(tx, space.id, main, () => new ConflictError(`The space's content changed while merging change request #${cr.number}: update it from main and merge again`));
     await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [main, cr.revisionId], type: 'merge', createdById: viewerOf(ctx).user.id, createdAt: now, draft });
-    // Only while main is still what was merged with: a merge that landed meanwhile wins.
-    const moved = await tx.space.updateMany({ where: { id: space.id, revisionId: main }, data: { revisionId, updatedAt: now } });
-    if (moved.count === 0) throw new ConflictError(`The space's content changed while merging change request #${cr.number}: update it from main and merge again`);
+    await tx.space.update({ where: { id: space.id }, data: { revisionId, updatedAt: now } });
     await updateSearchIndex(tx, space.id, revisionId);
     const { count } = await tx.changeRequest.updateMany({
       where: { id: cr.id, revisionId: cr.revisionId, status: { in: ['draft', 'open'] } },

@@ -76,3 +76,16 @@ export async function draftOf(db: Db, revisionId: string): Promise<RevisionDraft
   const [pages, files] = await Promise.all([db.page.findMany({ where: { revisionId } }), db.file.findMany({ where: { revisionId } })]);
   return RevisionDraft.fromRows(pages, files);
 }
+
+/**
+ * Locks a space's row for a writer that will move its active revision (FOR UPDATE: `revisionId` is a
+ * unique column), as the first statement of its transaction, and answers the revision it holds. With
+ * `expected`, a space that moved on meanwhile (or is gone) fails with `conflict()` before anything is
+ * written.
+ */
+export async function lockSpaceAt(db: Db, spaceId: string, expected: string | null, conflict: () => Error): Promise<string> {
+  const [row] = await db.$queryRaw<{ revisionId: string | null; deletedAt: Date | null }[]>`
+    SELECT "revisionId", "deletedAt" FROM "Space" WHERE "id" = ${spaceId} FOR UPDATE`;
+  if (!row?.revisionId || row.deletedAt || (expected !== null && row.revisionId !== expected)) throw conflict();
+  return row.revisionId;
+}

@@ -2,9 +2,11 @@ import { viewerOf, type Context } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
 import { BadRequestError, ConflictError } from '../../core/errors.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
+import { isRetryableConflict } from '../../db/errors.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { parseHttpUrl, SafeFetchError } from '../../lib/safe-fetch.ts';
-import { draftOf, writeRevision } from '../content/revision-writer.ts';
+import { draftOf, lockSpaceAt, writeRevision } from '../content/revision-writer.ts';
 import { changeRequestPolicy } from '../change-requests/change-request.policy.ts';
 import { findChangeRequest, spaceForChangeRequests } from '../change-requests/change-request.service.ts';
 import { addContributor, advanceChangeRequest, assertEditable } from '../change-requests/change-request-content.service.ts';
@@ -56,6 +58,23 @@ async function crawl(ctx: Context, url: URL): Promise<Crawl> {
   }
 }
 
+/**
+ * Runs the write of an import, again if the database rolled it back for a deadlock or serialization
+ * failure: the crawl it writes is kept (the resolvers' own retry, src/graphql/database-conflicts.ts,
+ * would crawl the site again).
+ */
+async function writeWithRetries(ctx: Context, write: (tx: Prisma.TransactionClient) => Promise<void>) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.db.$transaction(write, TRANSACTION_OPTIONS);
+    } catch (error) {
+      if (attempt >= WRITE_ATTEMPTS || !isRetryableConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, attempt * (5 + Math.random() * 20)));
+    }
+  }
+}
+const WRITE_ATTEMPTS = 4;
+
 const resultOf = (revision: string, crawled: Crawl): ImportResult => ({
   revision,
   importedResources: crawled.pages.length + crawled.images.size,
@@ -68,17 +87,15 @@ export async function importIntoSpace(ctx: Context, spaceId: string, input: Impo
   const crawled = await crawl(ctx, url);
   const now = ctx.clock.now();
   const revisionId = newId();
-  await ctx.db.$transaction(async (tx) => {
-    // The space row, locked: a merge landing now waits, then finds the space moved and answers 409.
-    const [current] = await tx.$queryRaw<{ revisionId: string | null; deletedAt: Date | null }[]>`
-      SELECT "revisionId", "deletedAt" FROM "Space" WHERE "id" = ${space.id} FOR UPDATE`;
-    if (!current?.revisionId || current.deletedAt) throw new ConflictError(`Space "${spaceId}" was deleted while its import ran`);
-    const draft = await draftOf(tx, current.revisionId);
+  await writeWithRetries(ctx, async (tx) => {
+    // The content as it is now, its row locked: a merge landing meanwhile waits, then answers 409.
+    const current = await lockSpaceAt(tx, space.id, null, () => new ConflictError(`Space "${spaceId}" was deleted while its import ran`));
+    const draft = await draftOf(tx, current);
     const { blobs } = addImportedContent(draft, crawled, now);
-    await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [current.revisionId], type: 'edits', createdById: viewerOf(ctx).user.id, createdAt: now, draft, blobs });
+    await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [current], type: 'edits', createdById: viewerOf(ctx).user.id, createdAt: now, draft, blobs });
     await tx.space.update({ where: { id: space.id }, data: { revisionId, updatedAt: now } });
     await updateSearchIndex(tx, space.id, revisionId);
-  }, TRANSACTION_OPTIONS);
+  });
   ctx.loaders.space.clear(space.id);
   return resultOf(revisionId, crawled);
 }
@@ -92,15 +109,15 @@ export async function importIntoChangeRequest(ctx: Context, spaceId: string, cha
   const crawled = await crawl(ctx, url);
   const now = ctx.clock.now();
   const revisionId = newId();
-  await ctx.db.$transaction(async (tx) => {
+  await writeWithRetries(ctx, async (tx) => {
     const [current] = await tx.$queryRaw<{ revisionId: string; status: typeof cr.status }[]>`
-      SELECT "revisionId", "status"::text AS "status" FROM "ChangeRequest" WHERE "id" = ${cr.id} FOR UPDATE`;
+      SELECT "revisionId", "status"::text AS "status" FROM "ChangeRequest" WHERE "id" = ${cr.id} FOR NO KEY UPDATE`;
     assertEditable({ number: cr.number, status: current.status });
     const draft = await draftOf(tx, current.revisionId);
     const { blobs } = addImportedContent(draft, crawled, now);
     await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [current.revisionId], type: 'edits', createdById: viewerOf(ctx).user.id, createdAt: now, draft, blobs });
     await advanceChangeRequest(tx, cr, current.revisionId, { revisionId, updatedAt: now });
     await addContributor(tx, cr.id, viewerOf(ctx).user.id);
-  }, TRANSACTION_OPTIONS);
+  });
   return resultOf(revisionId, crawled);
 }

@@ -128,7 +128,7 @@ export async function catchUpSearchIndex(db: Db, spaceIds: readonly string[]): P
   for (const spaceId of spaceIds) {
     await db.$transaction(async (tx) => {
       const [space] = await tx.$queryRaw<{ revisionId: string | null }[]>`
-        SELECT "revisionId" FROM "Space" WHERE "id" = ${spaceId} FOR UPDATE`;
+        SELECT "revisionId" FROM "Space" WHERE "id" = ${spaceId} FOR NO KEY UPDATE`;
       if (space?.revisionId) await updateSearchIndex(tx, spaceId, space.revisionId);
     }, TRANSACTION_OPTIONS);
   }
