@@ -3,6 +3,7 @@ import type { File, Revision } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { keyedLoader } from '../../core/loaders.ts';
 import { buildPageTree, type PageNode } from './page-tree.ts';
+import { groupBy } from '../../lib/group-by.ts';
 
 /**
  * Per-request loaders of the graph's content fields (`Space.content`, `ChangeRequest.content`): one
@@ -21,17 +22,6 @@ export interface PageTree {
 export interface RevisionKey {
   revisionId: string;
   spaceId: string;
-}
-
-function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const key = keyOf(row);
-    const group = groups.get(key);
-    if (group) group.push(row);
-    else groups.set(key, [row]);
-  }
-  return groups;
 }
 
 function indexTree(pages: PageNode[]): PageTree {

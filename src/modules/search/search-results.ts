@@ -1,5 +1,6 @@
 import type { Context } from '../../core/context.ts';
 import { SEARCH_CONFIG } from './search-index.ts';
+import { groupBy } from '../../lib/group-by.ts';
 
 /** GitBook's `SearchSectionResult`. */
 export interface SectionResult {
@@ -151,15 +152,4 @@ export async function readResultPages(
       urls: { app: pageUrl },
     };
   });
-}
-
-function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const key = keyOf(row);
-    const group = groups.get(key);
-    if (group) group.push(row);
-    else groups.set(key, [row]);
-  }
-  return groups;
 }
