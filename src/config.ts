@@ -73,6 +73,8 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   /** Base URL of the web app, used for `urls.app` links. */
   APP_URL: z.string().url().optional(),
+  /** Base of published sites' URLs (`urls.published`): `<PUBLISHED_URL>/<organization>/<basename or site ID>`. */
+  PUBLISHED_URL: z.string().url().optional(),
   /** Bearer token allowed to call the instance administration routes (`POST /v1/admin/users`). */
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -135,6 +137,8 @@ export interface Config {
   publicUrl: string;
   apiUrl: string;
   appUrl: string;
+  /** Base of published sites' URLs. */
+  publishedUrl: string;
   adminToken?: string;
   logLevel: string;
   shutdownTimeoutMs: number;
@@ -190,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     publicUrl: e.PUBLIC_URL,
     appUrl: e.APP_URL,
+    publishedUrl: e.PUBLISHED_URL,
     adminToken: e.ADMIN_TOKEN,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
@@ -252,6 +257,7 @@ export function buildConfig(input: ConfigInput): Config {
     publicUrl,
     apiUrl: `${publicUrl}/v1`,
     appUrl: trimSlash(input.appUrl ?? publicUrl),
+    publishedUrl: trimSlash(input.publishedUrl ?? `${publicUrl}/s`),
     adminToken: input.adminToken,
     logLevel: input.logLevel ?? 'info',
     shutdownTimeoutMs: input.shutdownTimeoutMs ?? 10_000,

@@ -14,6 +14,7 @@ import { invitesModule } from './modules/invites/index.ts';
 import { membersModule } from './modules/members/index.ts';
 import { organizationsModule } from './modules/organizations/index.ts';
 import { searchModule } from './modules/search/index.ts';
+import { sitesModule } from './modules/sites/index.ts';
 import { spacesModule } from './modules/spaces/index.ts';
 import { ssoModule } from './modules/sso/index.ts';
 import { teamsModule } from './modules/teams/index.ts';
@@ -35,6 +36,7 @@ const modules: DomainModule[] = [
   commentsModule,
   searchModule,
   importsModule,
+  sitesModule,
   collectionsModule,
   customFieldsModule,
   ssoModule,

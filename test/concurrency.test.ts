@@ -434,3 +434,23 @@ describe('change requests racing on one space', () => {
     expect(indexed.map((r) => r.pageId)).toEqual(live.map((p) => p.id));
   });
 });
+
+describe('site navigation racing on one site', () => {
+  it('sections added and groups created at once through two instances: all land, keys distinct, exactly one default', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const spaces = await Promise.all(range(6).map((i) => createSpace(admin, o, { title: `S${i}` })));
+    const site = (await admin.rest('POST', `/v1/orgs/${o}/sites`, { title: 'Raced' })).body;
+    const base = `/v1/orgs/${o}/sites/${site.id}`;
+    const results = await Promise.all([
+      ...spaces.map((space, i) => on(i, admin).rest('POST', `${base}/sections`, { spaceId: space.id })),
+      ...range(3).map((i) => on(i, admin).rest('POST', `${base}/section-groups`, { title: `G${i}` })),
+    ]);
+    for (const r of results) expect(r.status, r.text).toBe(201);
+    const sections = await h.db.siteSection.findMany({ where: { siteId: site.id } });
+    const groups = await h.db.siteSectionGroup.findMany({ where: { siteId: site.id } });
+    expect(sections).toHaveLength(6);
+    expect(sections.filter((s) => s.isDefault)).toHaveLength(1);
+    const keys = [...sections.map((s) => s.position), ...groups.map((g) => g.position)];
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});

@@ -46,6 +46,8 @@ describe('REST surface', () => {
       'GET /user/invitations',
       'POST /admin/users',
       'POST /orgs',
+      'POST /orgs/{organizationId}/sites/{siteId}/publish',
+      'POST /orgs/{organizationId}/sites/{siteId}/unpublish',
       'POST /orgs/{organizationId}/spaces',
       'POST /spaces/{spaceId}/change-requests/{changeRequestId}/content',
     ]);
@@ -89,6 +91,13 @@ describe('REST surface', () => {
     const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
     const slice = [...documented].filter((op) => op.includes('/change-requests') && !op.endsWith('/import'));
     expect(slice.length).toBe(23);
+    expect(slice.filter((op) => !served.has(op))).toEqual([]);
+  });
+
+  it('covers the documented operations of sites, sections, section groups and share links', () => {
+    const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
+    const slice = [...documented].filter((op) => op.includes('/sites'));
+    expect(slice.length).toBe(24);
     expect(slice.filter((op) => !served.has(op))).toEqual([]);
   });
 

@@ -109,6 +109,12 @@ describe('statement budget per GET route (token, access, page, count)', () => {
     await admin.rest('PUT', `${comments}/${comment.id}/replies/${reply.id}`, { addedReactions: ['👍'] });
     await addFiles(h.db, space.revision, ['budget-file', 'other-file'].map((id) => ({ id, name: `${id}.txt`, contentType: 'text/plain', bytes: new Uint8Array(Buffer.from(id)) })));
     const link = (await admin.rest('POST', `/v1/orgs/${o}/link-invites`, { role: 'read' })).body;
+    const site = (await admin.rest('POST', `/v1/orgs/${o}/sites`, { title: 'Budget site', spaces: spaces.slice(0, 4).map((s) => s.id) })).body;
+    const siteSections = (await admin.rest('GET', `/v1/orgs/${o}/sites/${site.id}/sections`)).body.items;
+    await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/section-groups`, { title: 'G', sections: [siteSections[1].id, siteSections[2].id] });
+    await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/section-groups`, { title: 'H', sections: [siteSections[3].id] });
+    for (const name of ['a', 'b']) await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/share-links`, { name });
+    await admin.rest('PUT', `/v1/orgs/${o}/sites/${site.id}/adaptive-schema`, { jsonSchema: { type: 'object', properties: {}, additionalProperties: false } });
     const saml = (await admin.rest('POST', `/v1/orgs/${o}/saml`, { label: 'IdP' })).body;
     await admin.rest('POST', `/v1/orgs/${o}/invites`, { emails: [reader.email.replace('@', '+x@'), 'someone@example.com'] });
     const path = (route: string) =>
@@ -118,6 +124,7 @@ describe('statement budget per GET route (token, access, page, count)', () => {
         .replace('{u}', reader.userId)
         .replace('{t}', team.id)
         .replace('{c}', collection.id)
+        .replace('{st}', site.id)
         .replace('{s}', space.id)
         .replace('{pg}', 'budget-page')
         .replace('{fl}', 'budget-file')

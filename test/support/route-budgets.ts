@@ -57,6 +57,17 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/orgs/{o}/saml': 4,
   'GET /v1/orgs/{o}/saml/{p}': 3,
   'GET /v1/orgs/{o}/sso': 3,
+  // Sites: token, access (the membership with the organization, and the site, in parallel), the read.
+  'GET /v1/orgs/{o}/sites': 4,
+  'GET /v1/orgs/{o}/sites/{st}': 3,
+  // Sections come with their site spaces and each space in the page's statement (joins); the spaces'
+  // `permissions` need the viewer's grants on them: one more statement for the whole page.
+  'GET /v1/orgs/{o}/sites/{st}/sections': 6,
+  'GET /v1/orgs/{o}/sites/{st}/section-groups': 6,
+  'GET /v1/orgs/{o}/sites/{st}/share-links': 5,
+  'GET /v1/orgs/{o}/sites/{st}/adaptive-schema': 3,
+  // The site and its sections (with site spaces and spaces), in two statements, and the grants.
+  'GET /v1/orgs/{o}/sites/{st}/published': 6,
   // Search: token, access, the ranked page of results, their sections with excerpts, their ancestors
   // (test/search.test.ts asserts it with results; here the budget space has none indexed).
   'GET /v1/spaces/{s}/search?query=budget': 5,

@@ -11,6 +11,7 @@ import { organizationPolicy } from '../organizations/organization.policy.ts';
 import { collectionFor, visibleSpacesWhere } from '../spaces/content-access.ts';
 import { lockOrganization, positionKey, subtreeCollectionIds, type ContentPosition } from '../spaces/hierarchy.ts';
 import { detachFromOrganization } from '../spaces/space.service.ts';
+import { removeSpacesFromSites } from '../sites/site-spaces.ts';
 
 export const SIBLING_ORDER: SortKey[] = [
   { field: 'position', direction: 'asc' },
@@ -105,7 +106,9 @@ export async function deleteCollection(ctx: Context, collectionId: string): Prom
     });
     const ids = subtreeCollectionIds(all, collection.id);
     await tx.collection.updateMany({ where: { id: { in: ids } }, data: { deletedAt: now, updatedAt: now } });
-    await tx.space.updateMany({ where: { collectionId: { in: ids }, deletedAt: null }, data: { deletedAt: now, updatedAt: now } });
+    const spaces = await tx.space.findMany({ where: { collectionId: { in: ids }, deletedAt: null }, select: { id: true } });
+    await tx.space.updateMany({ where: { id: { in: spaces.map((s) => s.id) } }, data: { deletedAt: now, updatedAt: now } });
+    await removeSpacesFromSites(tx, spaces.map((s) => s.id));
   });
   return true;
 }

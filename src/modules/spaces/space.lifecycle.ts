@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError } from '../../core/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { spaceFor } from './content-access.ts';
+import { removeSpacesFromSites } from '../sites/site-spaces.ts';
 import { lockOrganization, positionKey, restoredPositionKey } from './hierarchy.ts';
 
 /** Deleted spaces (and collections) stay restorable, and stored, for this long. */
@@ -12,11 +13,17 @@ export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 const expired = (deletedAt: Date, now: Date) => now.getTime() - deletedAt.getTime() > RETENTION_MS;
 
-/** Soft delete: the space leaves lists and counts; its admins can still read and restore it for 7 days. */
+/**
+ * Soft delete: the space leaves lists and counts; its admins can still read and restore it for 7 days.
+ * Sites stop publishing it at once (its site spaces go; a restore does not bring them back).
+ */
 export async function deleteSpace(ctx: Context, spaceId: string): Promise<boolean> {
   await spaceFor(ctx, spaceId, 'delete');
   const now = ctx.clock.now();
-  await ctx.db.space.update({ where: { id: spaceId }, data: { deletedAt: now, updatedAt: now } });
+  await ctx.db.$transaction(async (tx) => {
+    await tx.space.update({ where: { id: spaceId }, data: { deletedAt: now, updatedAt: now } });
+    await removeSpacesFromSites(tx, [spaceId]);
+  });
   return true;
 }
 

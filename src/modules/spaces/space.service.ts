@@ -11,6 +11,7 @@ import { collectionFor, spaceFor, visibleSpacesWhere } from './content-access.ts
 import { spacePolicy } from './space.policy.ts';
 import { lockOrganization, positionKey, type ContentPosition } from './hierarchy.ts';
 import { copySearchIndex } from '../search/search-index.ts';
+import { removeSpacesFromSites } from '../sites/site-spaces.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -157,11 +158,15 @@ export async function moveSpace(ctx: Context, spaceId: string, input: { parent?:
   });
 }
 
-/** Drops what only made sense in the space's old organization: member/team grants and field values. */
+/**
+ * Drops what only made sense in the space's old organization: member/team grants, field values and its
+ * place in that organization's sites.
+ */
 export async function detachFromOrganization(tx: Tx, spaceIds: string[]): Promise<void> {
   await tx.spaceUserGrant.deleteMany({ where: { spaceId: { in: spaceIds } } });
   await tx.spaceTeamGrant.deleteMany({ where: { spaceId: { in: spaceIds } } });
   await tx.customFieldValue.deleteMany({ where: { spaceId: { in: spaceIds } } });
+  await removeSpacesFromSites(tx, spaceIds);
 }
 
 /**

@@ -1,0 +1,105 @@
+import { Ajv } from 'ajv';
+import jsep, { type Expression } from 'jsep';
+import { BadRequestError } from '../../core/errors.ts';
+import { checkLength } from '../../core/validate.ts';
+
+/**
+ * Adaptive content (GitBook's): a site may show a section only to visitors whose claims satisfy its
+ * `condition`, an expression over `visitor.claims.…`; the site's adaptive schema declares the claims.
+ *
+ * Conditions are parsed, never run here, with jsep (a maintained JavaScript-expression parser that
+ * builds a syntax tree and evaluates nothing): what it cannot parse is a 400 with its message, and the
+ * tree may only compare and combine literals and `visitor.…` values — no calls, no other variables.
+ */
+export const MAX_CONDITION = 1024;
+
+const ALLOWED_OPERATORS = new Set(['==', '!=', '===', '!==', '<', '<=', '>', '>=', '&&', '||', '!', '-', '+', '??']);
+
+function checkNode(node: Expression, field: string): void {
+  const refuse = (what: string): never => {
+    throw new BadRequestError(`Invalid "${field}": ${what}`);
+  };
+  switch (node.type) {
+    case 'Literal':
+      return;
+    case 'Identifier':
+      if (node.name !== 'visitor') refuse(`unknown name "${String(node.name)}": values come from visitor.claims`);
+      return;
+    case 'MemberExpression':
+      checkNode(node.object as Expression, field);
+      if (node.computed) checkNode(node.property as Expression, field);
+      else if ((node.property as Expression).type !== 'Identifier') refuse('a property name is expected after "."');
+      return;
+    case 'BinaryExpression':
+    case 'LogicalExpression':
+    case 'UnaryExpression':
+      if (!ALLOWED_OPERATORS.has(String(node.operator))) refuse(`the operator "${String(node.operator)}" is not allowed`);
+      if (node.type === 'UnaryExpression') return checkNode(node.argument as Expression, field);
+      checkNode(node.left as Expression, field);
+      return checkNode(node.right as Expression, field);
+    case 'ConditionalExpression':
+      for (const part of [node.test, node.consequent, node.alternate]) checkNode(part as Expression, field);
+      return;
+    case 'ArrayExpression':
+      for (const element of (node.elements as Expression[]) ?? []) if (element) checkNode(element, field);
+      return;
+    case 'Compound':
+      return refuse('one expression is expected (several were given)');
+    case 'CallExpression':
+      return refuse('function calls are not allowed');
+    default:
+      return refuse(`${node.type} is not allowed`);
+  }
+}
+
+/** Checks a section condition (1..1024 characters, an expression over visitor claims); 400 naming `field`. */
+export function parseCondition(field: string, condition: string): Expression {
+  checkLength(field, condition, 1, MAX_CONDITION);
+  let tree: Expression;
+  try {
+    tree = jsep(condition);
+  } catch (error) {
+    throw new BadRequestError(`Invalid "${field}": ${(error as Error).message}`);
+  }
+  checkNode(tree, field);
+  return tree;
+}
+
+/**
+ * What an adaptive schema must be: a JSON Schema (draft-07) object schema whose `properties` are
+ * boolean claims, each with a description, and no other properties (`additionalProperties: false`).
+ */
+const ADAPTIVE_SCHEMA_SHAPE = {
+  type: 'object',
+  required: ['type', 'properties', 'additionalProperties'],
+  additionalProperties: false,
+  properties: {
+    $schema: { const: 'http://json-schema.org/draft-07/schema#' },
+    type: { const: 'object' },
+    additionalProperties: { const: false },
+    properties: {
+      type: 'object',
+      maxProperties: 100,
+      propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' },
+      additionalProperties: {
+        type: 'object',
+        required: ['type', 'description'],
+        additionalProperties: false,
+        properties: { type: { const: 'boolean' }, description: { type: 'string', minLength: 1, maxLength: 1024 } },
+      },
+    },
+  },
+} as const;
+
+const ajv = new Ajv({ allErrors: false });
+const matchesShape = ajv.compile(ADAPTIVE_SCHEMA_SHAPE);
+
+/** A 400 with Ajv's message when `jsonSchema` is not a draft-07 schema of that shape. */
+export function checkAdaptiveSchema(jsonSchema: unknown): void {
+  if (!ajv.validateSchema(jsonSchema as object)) {
+    throw new BadRequestError(`Invalid "jsonSchema": ${ajv.errorsText(ajv.errors, { dataVar: 'jsonSchema' })}`);
+  }
+  if (!matchesShape(jsonSchema)) {
+    throw new BadRequestError(`Invalid "jsonSchema": ${ajv.errorsText(matchesShape.errors, { dataVar: 'jsonSchema' })}`);
+  }
+}

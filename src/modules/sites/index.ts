@@ -1,0 +1,8 @@
+import './site.schema.ts';
+import './site-section.schema.ts';
+import './share-link.schema.ts';
+import './published-site.schema.ts';
+import type { DomainModule } from '../../rest/route-table.ts';
+import { siteRoutes } from './sites.rest.ts';
+
+export const sitesModule: DomainModule = { name: 'sites', routes: siteRoutes };

@@ -1,0 +1,46 @@
+import type { Site } from '../../generated/prisma/client.ts';
+import { definePolicy } from '../../core/authorization.ts';
+import { blockedBySso, isAdmin, isMember, mayCreateContent, type OrganizationActor } from '../organizations/organization.policy.ts';
+
+/** The caller relative to an organization's sites: their membership, and whether it enforces SSO. */
+export interface SiteActor extends OrganizationActor {
+  organizationSso: boolean;
+}
+
+export type SiteRecord = Pick<Site, 'id' | 'createdById'>;
+
+/**
+ * Who may do what with sites (README, "Sites"): any member reads them (and their sections, groups,
+ * share links and adaptive schema); members with the `create` role create them; a site is managed —
+ * changed, published, deleted, its sections, groups, share links and adaptive schema changed — by the
+ * organization's admins and by whoever created it. Outsiders get 404, as for an unknown ID.
+ */
+export const sitePolicy = definePolicy<SiteActor, SiteRecord>()({
+  visible: ({ membership }) => isMember(membership),
+  notFound: (site) => `Site "${site.id}" not found`,
+  gates: [{ allows: (actor) => !blockedBySso({ sso: actor.organizationSso }, actor.membership), refusal: 'This organization requires signing in with SSO' }],
+  rules: {
+    read: ({ membership }) => isMember(membership),
+    create: ({ membership }) => mayCreateContent(membership),
+    manage: ({ membership, userId }, site) => isAdmin(membership) || (site.createdById !== null && site.createdById === userId),
+  },
+  refusals: {
+    read: 'This organization requires signing in with SSO',
+    create: 'Creating a site needs the "create" role in the organization',
+    manage: "Only the organization's admins and the site's creator can change it",
+  },
+});
+
+export type SiteAction = keyof typeof sitePolicy.rules;
+
+/** `Site.permissions` (GitBook's keys): each key is the action it stands for. */
+export const SITE_PERMISSIONS = {
+  view: 'read',
+  access: 'read',
+  edit: 'manage',
+  create: 'manage',
+  admin: 'manage',
+  installIntegration: 'manage',
+  viewAdaptiveSchema: 'read',
+  editAdaptiveSchema: 'manage',
+} as const satisfies Record<string, SiteAction>;

@@ -1,0 +1,33 @@
+import type { RouteTable } from '../../rest/route-table.ts';
+
+const tags = ['sites'];
+const site = '/orgs/{organizationId}/sites/{siteId}';
+
+export const siteRoutes: RouteTable = {
+  'Query.organizationSites': { method: 'GET', path: '/orgs/{organizationId}/sites', tags },
+  'Mutation.createSite': { method: 'POST', path: '/orgs/{organizationId}/sites', status: 201, tags },
+  'Query.site': { method: 'GET', path: site, tags },
+  'Mutation.updateSite': { method: 'PATCH', path: site, tags },
+  'Mutation.deleteSite': { method: 'DELETE', path: site, status: 204, tags },
+  'Mutation.publishSite': { method: 'POST', path: `${site}/publish`, tags, addition: "GitBook's publishSite: a site starts unpublished" },
+  'Mutation.unpublishSite': { method: 'POST', path: `${site}/unpublish`, tags, addition: "GitBook's unpublishSite" },
+  'Query.siteAdaptiveSchema': { method: 'GET', path: `${site}/adaptive-schema`, tags },
+  'Mutation.updateSiteAdaptiveSchema': { method: 'PUT', path: `${site}/adaptive-schema`, tags },
+  'Query.publishedSite': { method: 'GET', path: `${site}/published`, tags },
+  'Query.siteSections': { method: 'GET', path: `${site}/sections`, tags },
+  'Mutation.addSiteSection': { method: 'POST', path: `${site}/sections`, status: 201, tags },
+  'Mutation.updateSiteSection': { method: 'PATCH', path: `${site}/sections/{siteSectionId}`, tags, returnMinimal: true },
+  'Mutation.deleteSiteSection': { method: 'DELETE', path: `${site}/sections/{siteSectionId}`, status: 204, tags },
+  'Mutation.moveSiteSection': { method: 'POST', path: `${site}/sections/{siteSectionId}/move`, tags },
+  'Query.siteSectionGroups': { method: 'GET', path: `${site}/section-groups`, tags },
+  'Mutation.createSiteSectionGroup': { method: 'POST', path: `${site}/section-groups`, status: 201, tags },
+  'Mutation.updateSiteSectionGroup': { method: 'PATCH', path: `${site}/section-groups/{siteSectionGroupId}`, tags, returnMinimal: true },
+  'Mutation.deleteSiteSectionGroup': { method: 'DELETE', path: `${site}/section-groups/{siteSectionGroupId}`, status: 204, tags },
+  'Mutation.addSiteSectionToGroup': { method: 'POST', path: `${site}/section-groups/{siteSectionGroupId}/sections`, tags },
+  'Mutation.removeSiteSectionFromGroup': { method: 'DELETE', path: `${site}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}`, status: 204, tags },
+  'Mutation.moveSiteSectionGroup': { method: 'POST', path: `${site}/section-groups/{siteSectionGroupId}/move`, tags },
+  'Query.siteShareLinks': { method: 'GET', path: `${site}/share-links`, tags },
+  'Mutation.createSiteShareLink': { method: 'POST', path: `${site}/share-links`, status: 201, tags },
+  'Mutation.updateSiteShareLink': { method: 'PATCH', path: `${site}/share-links/{shareLinkId}`, tags },
+  'Mutation.deleteSiteShareLink': { method: 'DELETE', path: `${site}/share-links/{shareLinkId}`, status: 204, tags },
+};
