@@ -435,3 +435,79 @@ refusalMatrix(OPS, {
     expect(await h.db.siteSectionGroup.count({ where: { siteId: w.site.id } })).toBe(1);
   },
 });
+
+describe('the GraphQL door, every site operation', () => {
+  it('walks sites, sections, groups, share links, the adaptive schema and the published profile', async () => {
+    const { admin, o, spaces } = await world();
+    const q = async (field: string, query: string, variables: Record<string, unknown> = {}) => gqlData(await admin.gql(query, { o, ...variables }), field);
+    const site = await q('createSite', 'mutation($o: String!, $s: [String!]) { createSite(organizationId: $o, title: "Walk", spaces: $s) { id siteSpaces } }', {
+      s: [spaces[0].id],
+    });
+    const s = site.id;
+    expect((await q('organizationSites', 'query($o: String!) { organizationSites(organizationId: $o, title: "walk") { items { id } } }')).items).toEqual([{ id: s }]);
+    expect(await q('site', 'query($o: String!, $s: String!) { site(organizationId: $o, siteId: $s) { title permissions { admin } } }', { s })).toEqual({ title: 'Walk', permissions: { admin: true } });
+    expect(await q('updateSite', 'mutation($o: String!, $s: String!) { updateSite(organizationId: $o, siteId: $s, basename: "walk", visibility: "share-link") { basename visibility } }', { s })).toEqual({
+      basename: 'walk',
+      visibility: 'share-link',
+    });
+    expect((await q('publishSite', 'mutation($o: String!, $s: String!) { publishSite(organizationId: $o, siteId: $s) { published } }', { s })).published).toBe(true);
+    const added = await q('addSiteSection', 'mutation($o: String!, $s: String!, $sp: String!) { addSiteSection(organizationId: $o, siteId: $s, spaceId: $sp, title: "Second") { id path } }', {
+      s,
+      sp: spaces[1].id,
+    });
+    expect(added.path).toBe('second');
+    expect(
+      await q('updateSiteSection', 'mutation($o: String!, $s: String!, $x: String!) { updateSiteSection(organizationId: $o, siteId: $s, siteSectionId: $x, condition: "visitor.claims.beta") { condition } }', {
+        s,
+        x: added.id,
+      }),
+    ).toEqual({ condition: 'visitor.claims.beta' });
+    const sections = (await q('siteSections', 'query($o: String!, $s: String!) { siteSections(organizationId: $o, siteId: $s) { items { id title } } }', { s })).items;
+    expect(
+      (await q('moveSiteSection', 'mutation($o: String!, $s: String!, $x: String!, $p: SiteSectionPositionInput) { moveSiteSection(organizationId: $o, siteId: $s, siteSectionId: $x, position: $p) { id } }', {
+        s,
+        x: added.id,
+        p: { before: { type: 'site-section', siteSection: sections[0].id } },
+      })).id,
+    ).toBe(added.id);
+    const group = await q('createSiteSectionGroup', 'mutation($o: String!, $s: String!) { createSiteSectionGroup(organizationId: $o, siteId: $s, title: "G") { id } }', { s });
+    const g = group.id;
+    expect(
+      (await q('addSiteSectionToGroup', 'mutation($o: String!, $s: String!, $g: String!, $x: String!) { addSiteSectionToGroup(organizationId: $o, siteId: $s, siteSectionGroupId: $g, sectionId: $x) { sections { id } } }', {
+        s,
+        g,
+        x: added.id,
+      })).sections,
+    ).toEqual([{ id: added.id }]);
+    expect((await q('siteSectionGroups', 'query($o: String!, $s: String!) { siteSectionGroups(organizationId: $o, siteId: $s) { count } }', { s })).count).toBe(1);
+    expect(await q('updateSiteSectionGroup', 'mutation($o: String!, $s: String!, $g: String!) { updateSiteSectionGroup(organizationId: $o, siteId: $s, siteSectionGroupId: $g, title: "H") { title } }', { s, g })).toEqual({ title: 'H' });
+    expect(
+      (await q('moveSiteSectionGroup', 'mutation($o: String!, $s: String!, $g: String!) { moveSiteSectionGroup(organizationId: $o, siteId: $s, siteSectionGroupId: $g) { id } }', { s, g })).id,
+    ).toBe(g);
+    expect(
+      await q('removeSiteSectionFromGroup', 'mutation($o: String!, $s: String!, $g: String!, $x: String!) { removeSiteSectionFromGroup(organizationId: $o, siteId: $s, siteSectionGroupId: $g, siteSectionId: $x) }', {
+        s,
+        g,
+        x: added.id,
+      }),
+    ).toBe(true);
+    expect(await q('deleteSiteSectionGroup', 'mutation($o: String!, $s: String!, $g: String!) { deleteSiteSectionGroup(organizationId: $o, siteId: $s, siteSectionGroupId: $g) }', { s, g })).toBe(true);
+    const link = await q('createSiteShareLink', 'mutation($o: String!, $s: String!) { createSiteShareLink(organizationId: $o, siteId: $s, name: "L") { id urls { published } } }', { s });
+    expect((await q('siteShareLinks', 'query($o: String!, $s: String!) { siteShareLinks(organizationId: $o, siteId: $s) { count } }', { s })).count).toBe(1);
+    expect(await q('updateSiteShareLink', 'mutation($o: String!, $s: String!, $l: String!) { updateSiteShareLink(organizationId: $o, siteId: $s, shareLinkId: $l, name: "M") { name active } }', { s, l: link.id })).toEqual({
+      name: 'M',
+      active: true,
+    });
+    const stranger = (await buildOrganization(h, 'Visitors')).admin;
+    const key = new URL(link.urls.published).searchParams.get('shareKey');
+    const visited = gqlData(await stranger.gql('query($o: String!, $s: String!, $k: String) { publishedSite(organizationId: $o, siteId: $s, shareKey: $k) { site { title } } }', { o, s, k: key }), 'publishedSite');
+    expect(visited).toEqual({ site: { title: 'Walk' } });
+    expect(await q('deleteSiteShareLink', 'mutation($o: String!, $s: String!, $l: String!) { deleteSiteShareLink(organizationId: $o, siteId: $s, shareLinkId: $l) }', { s, l: link.id })).toBe(true);
+    const schema = { type: 'object', properties: { beta: { type: 'boolean', description: 'Beta' } }, additionalProperties: false };
+    expect((await q('updateSiteAdaptiveSchema', 'mutation($o: String!, $s: String!, $j: JSON!) { updateSiteAdaptiveSchema(organizationId: $o, siteId: $s, jsonSchema: $j) { jsonSchema } }', { s, j: schema })).jsonSchema).toEqual(schema);
+    expect((await q('siteAdaptiveSchema', 'query($o: String!, $s: String!) { siteAdaptiveSchema(organizationId: $o, siteId: $s) { object } }', { s })).object).toBe('site-adaptive-schema');
+    expect(await q('deleteSiteSection', 'mutation($o: String!, $s: String!, $x: String!) { deleteSiteSection(organizationId: $o, siteId: $s, siteSectionId: $x) }', { s, x: added.id })).toBe(true);
+    expect((await q('unpublishSite', 'mutation($o: String!, $s: String!) { unpublishSite(organizationId: $o, siteId: $s) { published } }', { s })).published).toBe(false);
+    expect(await q('deleteSite', 'mutation($o: String!, $s: String!) { deleteSite(organizationId: $o, siteId: $s) }', { s })).toBe(true);
+  });
+});

@@ -18,7 +18,7 @@ export function restError(res: HttpResult, status: number, field?: string): stri
 export const NOT_SERVED: string[] = [
   // Permissions of spaces and collections that the API does not compute.
   ...['mergeRules', 'view', 'viewInviteLinks', 'triggerGitSync', 'installIntegration'].flatMap((p) => [`Space.${p}`, `Collection.${p}`]),
-  // Members' sites and teams' permissions: sites are not served yet, nor are team permissions.
+  // A member's sites and teams' permissions: GitBook's per-member site list and team permissions are not computed.
   'OrganizationMember.sites',
   'OrganizationMember.permissions',
   'OrganizationTeam.permissions',
