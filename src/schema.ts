@@ -3,6 +3,7 @@ import { builder } from './graphql/builder.ts';
 import { withDatabaseConflicts } from './graphql/database-conflicts.ts';
 import { withStablePaths } from './graphql/stable-paths.ts';
 import './graphql/scalars.ts';
+import type { JobHandler } from './jobs/job-runner.ts';
 import type { DomainModule, RouteTable } from './rest/route-table.ts';
 import { changeRequestsModule } from './modules/change-requests/index.ts';
 import { collectionsModule } from './modules/collections/index.ts';
@@ -50,6 +51,9 @@ export const schema = withDatabaseConflicts(withStablePaths(builder.toSchema({ s
 
 /** Every REST route, from the modules' route tables. */
 export const restRoutes: RouteTable = Object.assign({}, ...modules.map((m) => m.routes));
+
+/** Every background job handler, by kind, from the modules (run by src/jobs/job-runner.ts). */
+export const jobHandlers: Record<string, JobHandler> = Object.assign({}, ...modules.map((m) => m.jobs ?? {}));
 
 /** The committed schema.graphql: generated, sorted. */
 export function printedSchema(): string {

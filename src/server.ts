@@ -6,7 +6,9 @@ import { systemClock } from './lib/clock.ts';
 import { startIdleCollector } from './lib/idle-gc.ts';
 import { createLogger } from './lib/logger.ts';
 import { tuneRuntimeForServer } from './lib/runtime-tuning.ts';
-import { startPurgeJob } from './modules/spaces/space.lifecycle.ts';
+import { JobRunner } from './jobs/job-runner.ts';
+import { scheduleRecurringJobs } from './jobs/recurring.ts';
+import { jobHandlers } from './schema.ts';
 
 /** How long the server must be idle after handling requests before it collects garbage. */
 const IDLE_GC_MS = 5000;
@@ -23,7 +25,9 @@ async function main() {
   const app = createApp({ database, config, logger });
   if (app.rateLimitStore) logger.info({ store: app.rateLimitStore, ...config.rateLimit }, 'rate limiting on');
   else logger.warn('rate limiting off (RATE_LIMIT=false)');
-  const stopPurgeJob = startPurgeJob(database.prisma, systemClock, logger);
+  // Background work (src/jobs/): this instance runs its share of the jobs every instance shares.
+  await scheduleRecurringJobs(database.prisma, systemClock.now());
+  const jobRunner = new JobRunner({ db: database.prisma, clock: systemClock, logger, handlers: jobHandlers }).start();
   const server = createServer(app.yoga);
   // Between bursts of traffic, give the memory back (see idle-gc.ts; active under `node --expose-gc`).
   const idleCollector = startIdleCollector({
@@ -47,7 +51,7 @@ async function main() {
     force.unref();
     // close() stops accepting and resolves once every in-flight request has been answered.
     server.close(async () => {
-      stopPurgeJob();
+      await jobRunner.stop();
       idleCollector.stop();
       await app.close();
       await database.close();

@@ -51,6 +51,10 @@ describe('layers', () => {
     expect(violations('db/', ['generated/'])).toEqual([]);
   });
 
+  it('jobs/ (the job queue and its runner) imports only the database layer and lib/', () => {
+    expect(violations('jobs/', ['lib/', 'db/', 'generated/'])).toEqual([]);
+  });
+
   it('core/ (errors, request context, loaders, input checks) knows no GraphQL, REST, HTTP or module', () => {
     expect(violations('core/', ['lib/', 'db/', 'generated/', 'config.ts'])).toEqual([]);
   });

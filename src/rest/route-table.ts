@@ -1,3 +1,5 @@
+import type { JobHandler } from '../jobs/job-runner.ts';
+
 /**
  * REST routes are declared per module (`<thing>.rest.ts`) as a table from a root field to its HTTP route.
  * Paths use the documentation's `{param}` syntax so that one grep finds an endpoint; each `{param}`
@@ -46,9 +48,11 @@ export function toRouterPath(path: string): string {
 
 /**
  * What a domain module gives the app: importing its `index.ts` registers its types and root fields on
- * the builder; `routes` is its REST route table.
+ * the builder; `routes` is its REST route table; `jobs` the background work it hands the job runner
+ * (src/jobs/), by kind.
  */
 export interface DomainModule {
   name: string;
   routes: RouteTable;
+  jobs?: Record<string, JobHandler>;
 }

@@ -15,6 +15,8 @@ export interface TestDatabase {
   queries: string[];
   /** postgres://… of this database, for opening more connections to it (PostgreSQL only). */
   url?: string;
+  /** The embedded database's data directory, for reopening it as a restarted process would (PGlite copies of the template only). */
+  dataDir?: string;
   close(): Promise<void>;
 }
 
@@ -40,8 +42,9 @@ export async function createTestDatabase(serverUrl: string | null | undefined = 
       return {
         database,
         queries,
+        dataDir: dir,
         close: async () => {
-          await database.close();
+          await database.close().catch(() => undefined);
           rmSync(dir, { recursive: true, force: true });
         },
       };

@@ -2,8 +2,7 @@ import type { Space } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/client.ts';
 import type { Context } from '../../core/context.ts';
 import { ConflictError, NotFoundError } from '../../core/errors.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { Logger } from '../../lib/logger.ts';
+import type { JobHandler } from '../../jobs/job-runner.ts';
 import { spaceFor } from './content-access.ts';
 import { removeSpacesFromSites } from '../sites/site-spaces.ts';
 import { lockOrganization, positionKey, restoredPositionKey } from './hierarchy.ts';
@@ -71,19 +70,21 @@ export async function purgeExpired(db: Db, now: Date): Promise<{ spaces: number;
   return { spaces: spaces.count, collections: collections.count };
 }
 
+/** The purge's job (src/jobs/): at start-up and then every hour, in whichever instance claims it. */
+export const PURGE_JOB = 'content.purge';
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+/** Finished jobs are kept this long (what ran, and why one failed), then purged too. */
+const FINISHED_JOBS_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+
 /**
- * Runs the purge at start-up and then periodically. The schedule lives in the data (`deletedAt`), not
- * in memory, so it survives restarts; purging is idempotent, so several instances may all run it.
+ * Purges deleted content and old finished jobs, then asks to run again in an hour. One row of the job
+ * table holds the schedule (its key makes enqueueing it at every start a no-op while it waits), so it
+ * survives restarts and runs in one instance at a time; purging is idempotent anyway.
  */
-export function startPurgeJob(db: Db, clock: Clock, logger: Logger, intervalMs = 60 * 60 * 1000): () => void {
-  const run = () =>
-    purgeExpired(db, clock.now())
-      .then((purged) => {
-        if (purged.spaces || purged.collections) logger.info({ purged }, 'purged deleted content');
-      })
-      .catch((err) => logger.error({ err }, 'purge of deleted content failed'));
-  void run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
+export const purgeJob: JobHandler = async (_payload, { db, clock, logger }) => {
+  const now = clock.now();
+  const purged = await purgeExpired(db, now);
+  const jobs = await db.job.deleteMany({ where: { finishedAt: { lt: new Date(now.getTime() - FINISHED_JOBS_KEPT_MS) } } });
+  if (purged.spaces || purged.collections || jobs.count) logger.info({ purged, finishedJobs: jobs.count }, 'purged deleted content');
+  return { again: new Date(now.getTime() + PURGE_EVERY_MS) };
+};
