@@ -19,6 +19,7 @@ import { sitesModule } from './modules/sites/index.ts';
 import { spacesModule } from './modules/spaces/index.ts';
 import { ssoModule } from './modules/sso/index.ts';
 import { teamsModule } from './modules/teams/index.ts';
+import { translationsModule } from './modules/translations/index.ts';
 import { usersModule } from './modules/users/index.ts';
 
 /**
@@ -38,6 +39,7 @@ const modules: DomainModule[] = [
   searchModule,
   importsModule,
   sitesModule,
+  translationsModule,
   collectionsModule,
   customFieldsModule,
   ssoModule,
