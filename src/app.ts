@@ -5,6 +5,7 @@ import type { Database } from './db/client.ts';
 import { useAuthentication, type RequestAuth } from './auth/authentication.ts';
 import { createContext, type AppServices } from './core/context.ts';
 import { restRoutes, schema } from './schema.ts';
+import { bodyLimitOf } from './rest/route-table.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { errorResponse } from './rest/errors.ts';
@@ -163,6 +164,8 @@ export function createApp(options: AppOptions) {
     (error) => logger.warn({ err: error }, 'signed URL key not read yet; the first request signing a URL will read it'),
   );
   const adminRoutes = Object.values(restRoutes).filter((r) => r.tags.includes('admin'));
+  // MAX_BODY_BYTES, or a route's own larger limit (an OpenAPI document in the body).
+  const bodyLimit = bodyLimitOf(restRoutes, REST_BASE_PATH, config.limits.maxBodyBytes);
   const rateLimitStore = config.rateLimit.enabled
     ? openRateLimitStore({ redisUrl: config.redisUrl, pool: options.database.pool, logger })
     : null;
@@ -198,7 +201,7 @@ export function createApp(options: AppOptions) {
       useHealthCheck(options.database),
       useRequestLog(logger),
       ...(rateLimit ? [rateLimit.beforeAuthentication] : []),
-      useBodyLimit({ maxBytes: config.limits.maxBodyBytes, graphqlPath: GRAPHQL_PATH }),
+      useBodyLimit({ maxBytes: bodyLimit, graphqlPath: GRAPHQL_PATH }),
       useSamlSignIn(services),
       useFileDownloads(services),
       usePdfExports(services),
@@ -221,7 +224,7 @@ export function createApp(options: AppOptions) {
         routes: restRoutes,
         apiUrl: config.apiUrl,
         logger,
-        maxBodyBytes: config.limits.maxBodyBytes,
+        maxBodyBytes: bodyLimit,
         maxInputDepth: config.limits.maxInputDepth,
       }),
       useNotFound(),

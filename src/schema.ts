@@ -13,6 +13,7 @@ import { customFieldsModule } from './modules/custom-fields/index.ts';
 import { importsModule } from './modules/imports/index.ts';
 import { invitesModule } from './modules/invites/index.ts';
 import { membersModule } from './modules/members/index.ts';
+import { openApiSpecsModule } from './modules/openapi-specs/index.ts';
 import { organizationsModule } from './modules/organizations/index.ts';
 import { searchModule } from './modules/search/index.ts';
 import { sitesModule } from './modules/sites/index.ts';
@@ -40,6 +41,7 @@ const modules: DomainModule[] = [
   importsModule,
   sitesModule,
   translationsModule,
+  openApiSpecsModule,
   collectionsModule,
   customFieldsModule,
   ssoModule,

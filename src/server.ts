@@ -27,7 +27,7 @@ async function main() {
   else logger.warn('rate limiting off (RATE_LIMIT=false)');
   // Background work (src/jobs/): this instance runs its share of the jobs every instance shares.
   await scheduleRecurringJobs(database.prisma, systemClock.now());
-  const jobRunner = new JobRunner({ db: database.prisma, clock: systemClock, logger, handlers: jobHandlers }).start();
+  const jobRunner = new JobRunner({ db: database.prisma, config, clock: systemClock, logger, handlers: jobHandlers }).start();
   const server = createServer(app.yoga);
   // Between bursts of traffic, give the memory back (see idle-gc.ts; active under `node --expose-gc`).
   const idleCollector = startIdleCollector({

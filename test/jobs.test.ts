@@ -1,4 +1,6 @@
+import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { buildConfig } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { enqueueJob, queueDepth } from '../src/jobs/job-queue.ts';
 import { JobRunner, type JobHandler } from '../src/jobs/job-runner.ts';
@@ -9,13 +11,13 @@ import { jobHandlers } from '../src/schema.ts';
 import { PURGE_JOB } from '../src/modules/spaces/space.lifecycle.ts';
 import { createTestDatabase } from './support/database.ts';
 import { useHarness } from './support/harness.ts';
-import { POSTGRES_SERVER_URL } from './support/server-process.ts';
+import { POSTGRES_SERVER_URL, tempDir } from './support/server-process.ts';
 
 const logger = createLogger('silent');
 const h = useHarness();
 
 const runner = (db: Database['prisma'], handlers: Record<string, JobHandler>, extra: Partial<ConstructorParameters<typeof JobRunner>[0]> = {}) =>
-  new JobRunner({ db, clock: systemClock, logger, handlers, pollMs: 20, backoffMs: 10, ...extra });
+  new JobRunner({ db, config: buildConfig({}), clock: systemClock, logger, handlers, pollMs: 20, backoffMs: 10, ...extra });
 
 const jobsOf = (db: Database['prisma'], kind: string) => db.job.findMany({ where: { kind }, orderBy: { createdAt: 'asc' } });
 
@@ -80,18 +82,26 @@ describe('the job queue', () => {
   });
 
   it('a job survives a restart: enqueued in one process life, run in the next (embedded database on disk)', async () => {
+    // The run's migrated template copy when there is one (a PGlite run), else a new data directory.
     const store = await createTestDatabase(null);
+    let dataDir = store.dataDir;
+    let first = store.database;
+    if (!dataDir) {
+      dataDir = tempDir('dp-jobs-');
+      first = await openDatabase({ dataDir });
+      await first.migrate();
+    }
     try {
-      expect(store.dataDir).toBeDefined();
-      await enqueueJob(store.database.prisma, { kind: 'durable', payload: { hello: 'world' } });
-      await store.database.close();
-      const restarted = await openDatabase({ dataDir: store.dataDir });
+      await enqueueJob(first.prisma, { kind: 'durable', payload: { hello: 'world' } });
+      await first.close();
+      const restarted = await openDatabase({ dataDir });
       const seen: unknown[] = [];
       await runner(restarted.prisma, { durable: async (payload) => void seen.push(payload) }).drain();
       expect(seen).toEqual([{ hello: 'world' }]);
       await restarted.close();
     } finally {
       await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

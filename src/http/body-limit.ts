@@ -8,15 +8,16 @@ export function payloadTooLarge(error: BodyTooLargeError, graphql: boolean): Res
 }
 
 /**
- * No request body is read past `maxBytes`, whatever the route: a declared `Content-Length` over the cap
- * is answered 413 at once, before authentication; GraphQL bodies are read through a capped reader before
- * Yoga's own parser sees them (REST and SAML read theirs with the same reader).
+ * No request body is read past its route's limit (`maxBytes` for the method and path: MAX_BODY_BYTES,
+ * or a route's own): a declared `Content-Length` over it is answered 413 at once, before
+ * authentication; GraphQL bodies are read through a capped reader before Yoga's own parser sees them
+ * (REST and SAML read theirs with the same reader).
  */
-export function useBodyLimit(options: { maxBytes: number; graphqlPath: string }): Plugin {
+export function useBodyLimit(options: { maxBytes: (method: string, pathname: string) => number; graphqlPath: string }): Plugin {
   return {
     onRequest({ request, url, endResponse }) {
       try {
-        checkDeclaredLength(request, options.maxBytes);
+        checkDeclaredLength(request, options.maxBytes(request.method, url.pathname));
       } catch (error) {
         if (error instanceof BodyTooLargeError) return endResponse(payloadTooLarge(error, url.pathname === options.graphqlPath));
         throw error;
@@ -27,7 +28,7 @@ export function useBodyLimit(options: { maxBytes: number; graphqlPath: string })
       setRequestParser(async (original) => {
         let text: string;
         try {
-          text = await readTextWithLimit(original, options.maxBytes);
+          text = await readTextWithLimit(original, options.maxBytes(original.method, new URL(original.url).pathname));
         } catch (error) {
           if (error instanceof BodyTooLargeError) return payloadTooLarge(error, true);
           throw error;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
@@ -17,6 +18,7 @@ import type { Logger } from '../lib/logger.ts';
  */
 export interface JobContext {
   db: Db;
+  config: Config;
   clock: Clock;
   logger: Logger;
   /** Aborted when the runner stops: a long handler gives up (its job is claimed again later). */
@@ -29,6 +31,7 @@ export type JobHandler = (payload: any, ctx: JobContext) => Promise<void | { aga
 
 export interface JobRunnerOptions {
   db: Db;
+  config: Config;
   clock: Clock;
   logger: Logger;
   handlers: Record<string, JobHandler>;
@@ -143,7 +146,7 @@ export class JobRunner {
   }
 
   private async execute(job: Claimed) {
-    const { db, clock, logger, handlers, leaseMs } = this.options;
+    const { db, config, clock, logger, handlers, leaseMs } = this.options;
     const handler = handlers[job.kind];
     // Renew the lease while the handler works.
     const heartbeat = setInterval(() => {
@@ -156,7 +159,7 @@ export class JobRunner {
     try {
       if (!handler) throw new Error(`No handler for jobs of kind "${job.kind}"`);
       if (job.attempts > job.maxAttempts) throw new Error(`Gave up after ${job.maxAttempts} attempts`);
-      const outcome = await handler(job.payload, { db, clock, logger, signal: this.abort.signal, job: { id: job.id, kind: job.kind, attempts: job.attempts } });
+      const outcome = await handler(job.payload, { db, config, clock, logger, signal: this.abort.signal, job: { id: job.id, kind: job.kind, attempts: job.attempts } });
       const now = clock.now();
       if (outcome && 'again' in outcome) {
         await db.$executeRaw`

@@ -19,7 +19,8 @@ export interface RestOptions {
   apiUrl: string;
   logger: Logger;
   /** Bodies larger than this are refused (413) without being read whole. */
-  maxBodyBytes: number;
+  /** The body limit of a request, by method and path. */
+  maxBodyBytes: (method: string, pathname: string) => number;
   /** JSON bodies nesting deeper than this are refused (400). */
   maxInputDepth: number;
 }
@@ -166,7 +167,7 @@ export function useRestApi(options: RestOptions): Plugin {
       try {
         checkUrlText(url);
         if (BODY_METHODS.has(request.method)) {
-          state.body = await readJsonObjectBody(request, { maxBytes: options.maxBodyBytes, maxDepth: options.maxInputDepth });
+          state.body = await readJsonObjectBody(request, { maxBytes: options.maxBodyBytes(request.method, url.pathname), maxDepth: options.maxInputDepth });
         }
       } catch (error) {
         if (error instanceof RestInputError) return endResponse(errorResponse(error.status, error.message));

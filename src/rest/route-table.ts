@@ -26,6 +26,8 @@ export interface RestRoute {
    * query parameter (GitBook's `compat` switches): GraphQL keeps the full typed result.
    */
   answer?: (data: unknown, query: URLSearchParams) => unknown;
+  /** A larger body than MAX_BODY_BYTES allows, for this route only (an OpenAPI document in the body). */
+  maxBodyBytes?: number;
   /**
    * GitBook's `Prefer: return=minimal` (its `returnPreference` parameter): the write still happens and
    * the answer is an empty 204 with `Preference-Applied: return=minimal`.
@@ -39,6 +41,14 @@ export type RouteTable = Record<string, RestRoute>;
 /** The `{param}` names of a route path, in order. */
 export function pathParameters(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+}
+
+/** The body limit of a request: a route's own (`maxBodyBytes`) where one matches, else `fallback`. */
+export function bodyLimitOf(table: RouteTable, basePath: string, fallback: number): (method: string, pathname: string) => number {
+  const large = Object.values(table)
+    .filter((route) => route.maxBodyBytes)
+    .map((route) => ({ method: route.method, pattern: new RegExp(`^${basePath}${route.path.replace(/\{\w+\}/g, '[^/]+')}$`), max: route.maxBodyBytes! }));
+  return (method, pathname) => large.find((route) => route.method === method && route.pattern.test(pathname))?.max ?? fallback;
 }
 
 /** `{param}` → `:param`, the syntax of SOFA's router. */
