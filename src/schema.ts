@@ -11,6 +11,7 @@ import { commentsModule } from './modules/comments/index.ts';
 import { contentModule } from './modules/content/index.ts';
 import { customFieldsModule } from './modules/custom-fields/index.ts';
 import { importsModule } from './modules/imports/index.ts';
+import { integrationsModule } from './modules/integrations/index.ts';
 import { invitesModule } from './modules/invites/index.ts';
 import { membersModule } from './modules/members/index.ts';
 import { openApiSpecsModule } from './modules/openapi-specs/index.ts';
@@ -42,6 +43,7 @@ const modules: DomainModule[] = [
   sitesModule,
   translationsModule,
   openApiSpecsModule,
+  integrationsModule,
   collectionsModule,
   customFieldsModule,
   ssoModule,

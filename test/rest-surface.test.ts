@@ -45,6 +45,7 @@ describe('REST surface', () => {
       'GET /user',
       'GET /user/invitations',
       'POST /admin/users',
+      'POST /integrations/{integrationName}/installations',
       'POST /orgs',
       'POST /orgs/{organizationId}/sites/{siteId}/publish',
       'POST /orgs/{organizationId}/sites/{siteId}/unpublish',
@@ -98,6 +99,13 @@ describe('REST surface', () => {
     const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
     const slice = [...documented].filter((op) => op.includes('/sites'));
     expect(slice.length).toBe(24);
+    expect(slice.filter((op) => !served.has(op))).toEqual([]);
+  });
+
+  it('covers the documented operations of translations, OpenAPI specs and integrations', () => {
+    const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
+    const slice = [...documented].filter((op) => /\/translations|\/openapi|^\w+ \/integrations/.test(op));
+    expect(slice.length).toBe(15);
     expect(slice.filter((op) => !served.has(op))).toEqual([]);
   });
 
