@@ -162,7 +162,7 @@ export async function addRevision(db: Db, spaceId: string, from: string, drop: {
   const id = newId();
   await db.revision.create({ data: { id, spaceId, parents: [from] } });
   const pages = await db.page.findMany({ where: { revisionId: from, id: { notIn: drop.pages ?? [] } } });
-  if (pages.length) await db.page.createMany({ data: pages.map((p) => ({ ...p, layout: p.layout ?? undefined, revisionId: id })) });
+  if (pages.length) await db.page.createMany({ data: pages.map((p) => ({ ...p, layout: p.layout ?? undefined, computed: p.computed ?? undefined, revisionId: id })) });
   const files = await db.file.findMany({ where: { revisionId: from, id: { notIn: drop.files ?? [] } } });
   if (files.length) await db.file.createMany({ data: files.map((f) => ({ ...f, revisionId: id })) });
   return id;

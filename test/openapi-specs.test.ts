@@ -193,6 +193,49 @@ describe('OpenAPI specs', () => {
     });
   });
 
+  it('computed pages: a page of type computed (builtin:openapi) shows its spec\'s operations when read, its source with computed=false', async () => {
+    const { admin, o } = await world();
+    expectOk(await put(admin, o, 'petstore', { text: JSON.stringify(PETSTORE) }));
+    await runJobs();
+    const space = expectOk(await admin.rest('POST', `/v1/orgs/${o}/spaces`, { title: 'API' }), 201);
+    const cr = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, {}), 201);
+    const content = (changes: object[]) => admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, { changes });
+    const source = (spec: string, models = true) => ({ type: 'builtin:openapi', props: { models }, dependencies: { spec: { ref: { kind: 'openapi', spec } } } });
+    // 400: a computed page needs a source of an existing spec, and no body of its own; a document page no source.
+    restError(await content([{ operation: 'insert_page', title: 'API', type: 'computed' }]), 400, 'changes[0].computed');
+    restError(await content([{ operation: 'insert_page', title: 'API', type: 'computed', computed: source('nope') }]), 400, 'changes[0].computed.dependencies.spec.ref.spec');
+    restError(await content([{ operation: 'insert_page', title: 'API', type: 'computed', computed: source('petstore'), document: { markdown: 'x' } }]), 400, 'changes[0].document');
+    restError(await content([{ operation: 'insert_page', title: 'API', computed: source('petstore'), document: { markdown: 'x' } }]), 400, 'changes[0].computed');
+    restError(await content([{ operation: 'insert_page', title: 'API', type: 'computed', computed: { ...source('petstore'), type: 'builtin:other' } }]), 400, 'changes[0].computed.type');
+    const edited = expectOk(await content([{ operation: 'insert_page', title: 'API reference', type: 'computed', computed: source('petstore') }]));
+    const pageId = edited.changes[0].page.id;
+    expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`));
+
+    const page = expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/page/${pageId}?format=markdown`));
+    expect(page).toMatchObject({ type: 'computed', title: 'API reference', computed: source('petstore') });
+    for (const expected of ['## pets', 'Everything about pets', '### GET /pets', '**List pets**', '| limit | query | integer | no |', '### POST /pets', '**Request body**', '#/components/schemas/Pet', '| 200 | A page of pets |', '## Models', '### Pet']) {
+      expect(page.markdown, expected).toContain(expected);
+    }
+    const asDocument = expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/page/${pageId}`));
+    expect(asDocument.document.nodes.some((n: any) => n.type === 'heading-2')).toBe(true);
+    const stored = expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/page/${pageId}?format=markdown&computed=false`));
+    expect(stored.markdown).toBeUndefined();
+    expect(stored.computed).toEqual(source('petstore'));
+    // The page follows the spec's latest version; without models, no Models section.
+    const cr2 = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, {}), 201);
+    expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr2.id}/content`, { changes: [{ operation: 'update_page', page: pageId, computed: source('petstore', false) }] }));
+    expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr2.id}/merge`));
+    expect(expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/page/${pageId}?format=markdown`)).markdown).not.toContain('## Models');
+    // A spec deleted since: the page says so.
+    expectOk(await admin.rest('DELETE', `${specs(o)}/petstore`), 204);
+    expect(expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/page/${pageId}?format=markdown`)).markdown).toContain('does not exist');
+    // A document page takes no source.
+    const cr3 = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, {}), 201);
+    const doc = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr3.id}/content?compat=false`, { changes: [{ operation: 'insert_page', title: 'Doc', document: { markdown: 'x' } }] }));
+    expectOk(await put(admin, o, 'petstore', { text: JSON.stringify(PETSTORE) }));
+    restError(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr3.id}/content`, { changes: [{ operation: 'update_page', page: doc.changes[0].page.id, computed: source('petstore') }] }), 400, 'changes[0].computed');
+  });
+
   it('the GraphQL door', async () => {
     const { admin, o } = await world();
     const created = gqlData(

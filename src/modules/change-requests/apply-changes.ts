@@ -1,10 +1,10 @@
-import type { File, Page } from '../../generated/prisma/client.ts';
+import type { File, Page, Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { contentHash } from '../content/content-hash.ts';
 import { detectImage } from '../content/image-types.ts';
 import { resolveLinks } from '../content/link-resolution.ts';
 import { RevisionDraft, slugify, type DraftPage } from '../content/revision-draft.ts';
-import { changeError, MAX_FILE_BYTES, type ContentChange, type InsertFilesChange, type InsertPageChange, type UpdatePageChange } from './content-changes.ts';
+import { changeError, MAX_FILE_BYTES, type ComputedSource, type ContentChange, type InsertFilesChange, type InsertPageChange, type UpdatePageChange } from './content-changes.ts';
 
 /**
  * Applies a batch of content changes to a change request's draft, in order, in memory: every rule is
@@ -24,6 +24,8 @@ export interface ApplyContext {
   revisionPages: (revisionId: string) => Promise<Page[] | null>;
   /** The revision `revert_page` reverts to when none is named: the change request's base. */
   baseRevisionId: string;
+  /** Whether the space's organization has an OpenAPI spec of this slug (a computed page's source). */
+  specExists: (slug: string) => Promise<boolean>;
 }
 
 /** A leading ATX heading is a page's title when none is given, as GitBook reads markdown. */
@@ -45,9 +47,11 @@ export async function applyChanges(draft: RevisionDraft, changes: readonly Conte
   for (const [index, change] of changes.entries()) {
     switch (change.operation) {
       case 'insert_page':
+        if (change.computed) await checkSpec(change.computed, index, context);
         insertPage(draft, change, index, context.now, pageRefs, fileRefs, touch, newBodies);
         break;
       case 'update_page':
+        if (change.computed) await checkSpec(change.computed, index, context);
         updatePage(draft, change, index, context.now, pageRefs, touch, newBodies);
         break;
       case 'delete_page': {
@@ -87,6 +91,12 @@ export async function applyChanges(draft: RevisionDraft, changes: readonly Conte
   return result;
 }
 
+/** A computed page's spec must be one of the organization's. */
+async function checkSpec(source: ComputedSource, index: number, context: ApplyContext) {
+  const slug = source.dependencies.spec.ref.spec;
+  if (!(await context.specExists(slug))) throw changeError(index, 'computed.dependencies.spec.ref.spec', `no OpenAPI spec "${slug}" in this organization`);
+}
+
 /** `into` names a page by ID, or by the `ref` of a page inserted earlier in the same batch. */
 function parentIdOf(into: string, pageRefs: ReadonlyMap<string, string>): string {
   return pageRefs.get(into) ?? into;
@@ -116,8 +126,9 @@ function insertPage(
     if (pageRefs.has(change.ref) || fileRefs.has(change.ref)) throw changeError(index, 'ref', `"${change.ref}" is used twice in this batch`);
     if (draft.pageAtPath(change.ref.replace(/\.md$/, ''))) throw changeError(index, 'ref', `"${change.ref}" is the path of an existing page`);
   }
-  const markdown = change.document.markdown!;
-  const title = change.title ?? titleFromMarkdown(markdown) ?? 'Untitled';
+  const computed = change.type === 'computed';
+  const markdown = computed ? undefined : change.document!.markdown!;
+  const title = change.title ?? (markdown === undefined ? undefined : titleFromMarkdown(markdown)) ?? 'Untitled';
   let slug: string;
   if (change.slug) {
     if (draft.slugTaken(parentId, change.slug)) throw changeError(index, 'slug', `a sibling page already has the slug "${change.slug}"`);
@@ -125,22 +136,23 @@ function insertPage(
   } else slug = draft.freeSlug(parentId, slugify(title));
   const page: DraftPage = {
     id: newId(),
-    type: 'document',
+    type: computed ? 'computed' : 'document',
     title,
     emoji: change.emoji || null,
     description: change.description || null,
     hidden: change.hidden ?? false,
     layout: null,
+    computed: computed ? (change.computed as Prisma.JsonValue) : null,
     slug,
     documentHash: null,
-    markdown,
+    ...(markdown === undefined ? {} : { markdown }),
     parentId,
     createdAt: now,
     updatedAt: now,
   };
   draft.insert(page, change.at);
   if (change.ref !== undefined) pageRefs.set(change.ref, page.id);
-  newBodies.add(page.id);
+  if (markdown !== undefined) newBodies.add(page.id);
   touch(page.id, 'created_page', change.ref);
 }
 
@@ -168,6 +180,10 @@ function updatePage(
   } else if (change.slug === '' || draft.slugTaken(parentId, page.slug, page.id)) {
     // An empty slug asks for one derived from the title; a move next to a namesake gets a free one.
     page.slug = draft.freeSlug(parentId, change.slug === '' ? slugify(page.title) : page.slug, page.id);
+  }
+  if (change.computed) {
+    if (page.type !== 'computed') throw changeError(index, 'computed', `a ${page.type} page has no source: only computed pages do`);
+    page.computed = change.computed as Prisma.JsonValue;
   }
   if (change.document?.markdown !== undefined) {
     if (page.type !== 'document') throw changeError(index, 'document', `a ${page.type} page has no body`);
@@ -198,6 +214,7 @@ function revertPage(draft: RevisionDraft, pageId: string, rows: readonly Page[],
     description: then.description,
     hidden: then.hidden,
     layout: then.layout,
+    computed: then.computed,
     slug: then.slug,
     documentHash: then.documentHash,
     parentId,

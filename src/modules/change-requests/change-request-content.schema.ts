@@ -55,7 +55,7 @@ builder.queryFields((t) => ({
       ...revisionReadArgs,
     },
     resolve: async (_root, args, ctx) =>
-      getPage(ctx, await changeRequestContentSource(ctx, args.spaceId, args.changeRequestId), args.pageId, args.format ?? 'document'),
+      getPage(ctx, await changeRequestContentSource(ctx, args.spaceId, args.changeRequestId), args.pageId, args.format ?? 'document', args.computed ?? true),
   }),
 }));
 

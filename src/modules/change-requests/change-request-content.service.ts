@@ -52,6 +52,7 @@ export async function updateChangeRequestContent(ctx: Context, spaceId: string, 
   const applied = await applyChanges(draft, changes, {
     now,
     baseRevisionId: cr.revisionMergedAncestorId ?? cr.revisionInitialId,
+    specExists: async (slug) => (await ctx.db.openAPISpec.count({ where: { organizationId: space.organizationId, slug } })) > 0,
     revisionPages: async (revisionId) => {
       const revision = await ctx.db.revision.findFirst({ where: { id: revisionId, spaceId: space.id }, select: { id: true } });
       return revision ? ctx.db.page.findMany({ where: { revisionId } }) : null;

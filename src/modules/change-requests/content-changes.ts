@@ -31,20 +31,49 @@ const pageFields = {
   hidden: z.boolean().optional(),
 };
 
-const insertPage = z.strictObject({
-  operation: z.literal('insert_page'),
-  ...pageFields,
-  ref: z.string().min(1).max(256).optional(),
-  document: document.refine((d) => d.markdown !== undefined, 'needs "markdown"'),
-  into: pageId.optional(),
-  at: position.optional(),
+/**
+ * A computed page's source (GitBook's `ComputedContentSourceRevisionOpenAPI`): the page's content is
+ * made from the named OpenAPI spec of the organization each time it is read.
+ */
+export const computedSource = z.strictObject({
+  type: z.literal('builtin:openapi'),
+  props: z.strictObject({ models: z.boolean().optional(), downloadLink: z.boolean().optional(), grouping: z.enum(['by-tag', 'by-operation']).optional() }).optional(),
+  dependencies: z.strictObject({
+    spec: z.strictObject({
+      ref: z.strictObject({ kind: z.literal('openapi'), spec: z.string().min(1).max(100).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'an OpenAPI spec slug') }),
+    }),
+  }),
 });
+export type ComputedSource = z.infer<typeof computedSource>;
+
+/** A document page needs a body (`document.markdown`); a computed page a source and no body. */
+const insertPage = z
+  .strictObject({
+    operation: z.literal('insert_page'),
+    ...pageFields,
+    type: z.enum(['document', 'computed']).optional(),
+    computed: computedSource.optional(),
+    ref: z.string().min(1).max(256).optional(),
+    document: document.optional(),
+    into: pageId.optional(),
+    at: position.optional(),
+  })
+  .superRefine((change, ctx) => {
+    if (change.type === 'computed') {
+      if (!change.computed) ctx.addIssue({ code: 'custom', path: ['computed'], message: 'a computed page needs its source' });
+      if (change.document?.markdown !== undefined) ctx.addIssue({ code: 'custom', path: ['document'], message: 'a computed page has no body of its own' });
+    } else {
+      if (change.computed) ctx.addIssue({ code: 'custom', path: ['computed'], message: 'only a page of type "computed" has a source' });
+      if (change.document?.markdown === undefined) ctx.addIssue({ code: 'custom', path: ['document'], message: 'needs "markdown"' });
+    }
+  });
 
 const updatePage = z.strictObject({
   operation: z.literal('update_page'),
   page: pageId,
   ...pageFields,
   document: document.optional(),
+  computed: computedSource.optional(),
   into: pageId.nullable().optional(),
   at: position.optional(),
 });

@@ -87,7 +87,7 @@ export function mergedFromQuery(ctx: Context, info: GraphQLResolveInfo): object 
 
 export const revisionReadArgs = builder.args((t) => ({
   metadata: t.boolean({ description: 'false leaves out git metadata (there is none yet)' }),
-  computed: t.boolean({ description: 'false skips computed content (there is none yet)' }),
+  computed: t.boolean({ description: "false leaves a computed page as stored (its source, no content); true (default) makes its content from its OpenAPI spec" }),
 }));
 
 builder.queryFields((t) => ({
@@ -129,6 +129,6 @@ builder.queryFields((t) => ({
       format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown' }),
       ...revisionReadArgs,
     },
-    resolve: async (_root, args, ctx) => getPage(ctx, await spaceContentSource(ctx, args.spaceId), args.pageId, args.format ?? 'document'),
+    resolve: async (_root, args, ctx) => getPage(ctx, await spaceContentSource(ctx, args.spaceId), args.pageId, args.format ?? 'document', args.computed ?? true),
   }),
 }));

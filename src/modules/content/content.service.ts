@@ -4,6 +4,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { paginate, type ListArgs } from '../../core/pagination.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { spaceFor } from '../spaces/content-access.ts';
+import { computedPageMarkdown } from '../openapi-specs/computed-content.ts';
 import { markdownToDocument } from './markdown-document.ts';
 import { pageJson, pageTreeJson } from './page-json.ts';
 import { buildPageTree, findPage } from './page-tree.ts';
@@ -46,7 +47,7 @@ export type DocumentFormat = 'document' | 'markdown';
  * every page of the revision (the children at any depth come from the same rows), with the body
  * joined for the requested page only.
  */
-export async function getPage(ctx: Context, source: ContentSource, pageId: string, format: DocumentFormat = 'document') {
+export async function getPage(ctx: Context, source: ContentSource, pageId: string, format: DocumentFormat = 'document', computed = true) {
   const notFound = () => new NotFoundError(`Page "${pageId}" not found in this ${source.changeRequest ? 'change request' : 'space'}`);
   if (!source.revisionId) throw notFound();
   const rows = await ctx.db.$queryRaw<(Page & { markdown: string | null })[]>(Prisma.sql`
@@ -57,9 +58,13 @@ export async function getPage(ctx: Context, source: ContentSource, pageId: strin
   const node = findPage(buildPageTree(source.space.id, rows), pageId);
   if (!node) throw notFound();
   const json = pageJson(node, ctx.config.appUrl);
-  const markdown = rows.find((row) => row.id === pageId)?.markdown;
-  // Only document pages have a body (a group or a link has none, whatever a row holds).
-  if (node.page.type === 'document' && markdown !== null && markdown !== undefined) {
+  // A computed page's content is made from its source when read (unless `computed=false`: as stored).
+  const markdown =
+    node.page.type === 'computed' && computed
+      ? await computedPageMarkdown(ctx.db, source.space.organizationId, node.page.computed)
+      : rows.find((row) => row.id === pageId)?.markdown;
+  // Only document (and computed) pages have a body (a group or a link has none, whatever a row holds).
+  if ((node.page.type === 'document' || (node.page.type === 'computed' && computed)) && markdown !== null && markdown !== undefined) {
     if (format === 'markdown') json.markdown = markdown;
     else json.document = markdownToDocument(markdown);
   }

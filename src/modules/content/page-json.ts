@@ -54,6 +54,7 @@ export function pageJson(node: PageNode, appUrl: string): Record<string, unknown
   };
   if (page.emoji) json.emoji = page.emoji;
   if (page.description) json.description = page.description;
+  if (page.type === 'computed' && page.computed) json.computed = page.computed;
   if (hasOwnPage(page)) {
     json.urls = { app: pageAppUrl(node, appUrl) };
     json.layout = pageLayout(page);

@@ -13,6 +13,8 @@ export interface DraftPage {
   description: string | null;
   hidden: boolean;
   layout: Prisma.JsonValue | null;
+  /** A computed page's source (type `computed`); null for every other page. */
+  computed?: Prisma.JsonValue | null;
   slug: string;
   /** The stored body; replaced by `markdown` when this draft gives the page a new one. */
   documentHash: string | null;
@@ -49,6 +51,7 @@ export class RevisionDraft {
         description: row.description,
         hidden: row.hidden,
         layout: row.layout,
+        computed: row.computed,
         slug: row.slug,
         documentHash: row.documentHash,
         parentId,

@@ -61,6 +61,7 @@ export async function writeRevision(db: Db, revision: NewRevision, store: FileSt
         documentHash: page.documentHash,
         hidden: page.hidden,
         layout: page.layout ?? undefined,
+        computed: page.computed ?? undefined,
         createdAt: page.createdAt,
         updatedAt: page.updatedAt,
       })),

@@ -39,13 +39,18 @@ export function hasConflictMarkers(markdown: string): boolean {
 
 const METADATA = ['title', 'emoji', 'description', 'hidden', 'slug', 'type'] as const;
 
-function sameLayout(a: Page['layout'], b: Page['layout']) {
+function sameJson(a: Page['layout'], b: Page['layout']) {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
 /** Did this side change the page relative to the base (any field but its place in the tree)? */
 function edited(base: Page, side: Page): boolean {
-  return METADATA.some((field) => base[field] !== side[field]) || base.documentHash !== side.documentHash || !sameLayout(base.layout, side.layout);
+  return (
+    METADATA.some((field) => base[field] !== side[field]) ||
+    base.documentHash !== side.documentHash ||
+    !sameJson(base.layout, side.layout) ||
+    !sameJson(base.computed, side.computed)
+  );
 }
 
 /**
@@ -134,6 +139,7 @@ function draftOf(page: Page): DraftPage {
     description: page.description,
     hidden: page.hidden,
     layout: page.layout,
+    computed: page.computed,
     slug: page.slug,
     documentHash: page.documentHash,
     parentId: page.parentId,
@@ -152,7 +158,8 @@ function mergePage(b: Page | undefined, o: Page, t: Page, bodies: ReadonlyMap<st
   page.hidden = pick('hidden');
   page.slug = pick('slug');
   page.type = pick('type');
-  page.layout = b && sameLayout(o.layout, b.layout) ? t.layout : o.layout;
+  page.layout = b && sameJson(o.layout, b.layout) ? t.layout : o.layout;
+  page.computed = b && sameJson(o.computed, b.computed) ? t.computed : o.computed;
   page.updatedAt = o.updatedAt > t.updatedAt ? o.updatedAt : t.updatedAt;
 
   const baseHash = b?.documentHash ?? null;

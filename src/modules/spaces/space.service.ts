@@ -229,7 +229,7 @@ export async function duplicateSpace(ctx: Context, spaceId: string): Promise<Spa
       const revisionId = copy.revisionId!;
       if (pages.length) {
         await tx.page.createMany({
-          data: pages.map(({ revisionId: _, layout, ...page }) => ({ ...page, revisionId, layout: layout ?? undefined })),
+          data: pages.map(({ revisionId: _, layout, computed, ...page }) => ({ ...page, revisionId, layout: layout ?? undefined, computed: computed ?? undefined })),
         });
       }
       if (files.length) await tx.file.createMany({ data: files.map(({ revisionId: _, ...file }) => ({ ...file, revisionId })) });
