@@ -122,6 +122,20 @@ describe('OpenAPI specs', () => {
     expect(expectOk(await admin.rest('GET', specs(o)), 200, 'listOpenAPISpecs').count).toBe(7);
   });
 
+  it('goes pending → progress (while its job fetches) → complete', async () => {
+    const { admin, o } = await world();
+    expectOk(await put(admin, o, 'watched', { url: `${origin}/slow` }));
+    const states: string[] = [(await h.db.openAPISpec.findFirstOrThrow({ where: { organizationId: o, slug: 'watched' } })).processingState];
+    const running = runJobs();
+    for (let i = 0; i < 100 && !states.includes('complete'); i++) {
+      const { processingState } = await h.db.openAPISpec.findFirstOrThrow({ where: { organizationId: o, slug: 'watched' } });
+      if (states.at(-1) !== processingState) states.push(processingState);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await running;
+    expect(states).toEqual(['pending', 'progress', 'complete']);
+  });
+
   it('a source that changes while it is being processed is processed again', async () => {
     const { admin, o } = await world();
     expectOk(await put(admin, o, 'moving', { text: JSON.stringify(PETSTORE) }));
