@@ -15,6 +15,8 @@ import { useSamlSignIn } from './modules/sso/saml.plugin.ts';
 import { SSO_BASE_PATH } from './modules/sso/saml.urls.ts';
 import { GraphQLError } from 'graphql';
 import { useBodyLimit } from './http/body-limit.ts';
+import { useMetrics } from './http/metrics.ts';
+import { queueDepth } from './jobs/job-queue.ts';
 import { boundedParserCache } from './graphql/document-cache.ts';
 import { useGraphqlLimits } from './graphql/limits.ts';
 import { corsOption, useCorsVary } from './http/cors.ts';
@@ -200,6 +202,9 @@ export function createApp(options: AppOptions) {
       useCorsVary(config.corsOrigins),
       useHealthCheck(options.database),
       useRequestLog(logger),
+      ...(config.metricsToken
+        ? [useMetrics({ token: config.metricsToken, pool: options.database.pool, queueDepth: () => queueDepth(services.db) })]
+        : []),
       ...(rateLimit ? [rateLimit.beforeAuthentication] : []),
       useBodyLimit({ maxBytes: bodyLimit, graphqlPath: GRAPHQL_PATH }),
       useSamlSignIn(services),

@@ -118,6 +118,8 @@ const EnvSchema = z.object({
     .transform((value) => (value === 'true' ? 1 : value === 'false' ? 0 : Number(value))),
   /** Origins allowed to call the API from a browser: comma-separated list, or `*`. Unset: none. */
   CORS_ORIGINS: z.string().optional(),
+  /** Bearer token that opens GET /metrics (Prometheus); unset, there are no metrics. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** Fetching URLs users give (website import): private, loopback and link-local addresses are refused unless true. */
   FETCH_ALLOW_PRIVATE: booleanString.default(false),
   FETCH_TIMEOUT_MS: positiveInt.default(DEFAULT_FETCH.timeoutMs),
@@ -151,6 +153,8 @@ export interface Config {
   corsOrigins: string[] | '*';
   fetch: FetchConfig;
   imports: ImportConfig;
+  /** Opens GET /metrics; unset: no metrics. */
+  metricsToken?: string;
 }
 
 /** One limit: `points` requests per `windowSeconds`. */
@@ -222,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     fetch: { allowPrivate: e.FETCH_ALLOW_PRIVATE, timeoutMs: e.FETCH_TIMEOUT_MS, maxBytes: e.FETCH_MAX_BYTES, maxRedirects: e.FETCH_MAX_REDIRECTS },
     imports: { maxPages: e.IMPORT_MAX_PAGES, timeoutMs: e.IMPORT_TIMEOUT_MS, maxBytes: e.IMPORT_MAX_BYTES },
+    metricsToken: e.METRICS_TOKEN,
   });
 }
 
@@ -268,5 +273,6 @@ export function buildConfig(input: ConfigInput): Config {
     corsOrigins: input.corsOrigins ?? [],
     fetch: { ...DEFAULT_FETCH, ...input.fetch },
     imports: { ...DEFAULT_IMPORT, ...input.imports },
+    metricsToken: input.metricsToken,
   };
 }
