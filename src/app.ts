@@ -16,6 +16,8 @@ import { SSO_BASE_PATH } from './modules/sso/saml.urls.ts';
 import { GraphQLError } from 'graphql';
 import { useBodyLimit } from './http/body-limit.ts';
 import { useMetrics } from './http/metrics.ts';
+import { useApiReference } from './http/api-reference.ts';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { queueDepth } from './jobs/job-queue.ts';
 import { boundedParserCache } from './graphql/document-cache.ts';
 import { useGraphqlLimits } from './graphql/limits.ts';
@@ -41,6 +43,24 @@ export interface AppOptions {
   clock?: Clock;
   logger?: Logger;
 }
+
+/** The first query GraphiQL shows: how to authenticate, and a query to run. */
+const GRAPHIQL_WELCOME = `# Docs Platform API
+#
+# The schema loads without a token; every query needs one. Paste yours into the
+# Headers tab below:
+#
+#   { "Authorization": "Bearer <your token>" }
+#
+# then run (Ctrl-Enter):
+
+query Me {
+  user {
+    id
+    displayName
+  }
+}
+`;
 
 /** `/healthz`: 200 when the database answers, 503 otherwise. No authentication. */
 function useHealthCheck(database: Database): Plugin {
@@ -186,7 +206,16 @@ export function createApp(options: AppOptions) {
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
-    graphiql: { title: 'Docs Platform API' },
+    // GraphiQL from the npm package (render-graphiql bundles it): no CDN, so it works offline. The
+    // schema loads without a token (introspection is public); the headers editor is open for the token.
+    renderGraphiQL,
+    graphiql: {
+      title: 'Docs Platform API',
+      defaultEditorToolsVisibility: 'headers',
+      isHeadersEditorEnabled: true,
+      shouldPersistHeaders: true,
+      defaultQuery: GRAPHIQL_WELCOME,
+    },
     logging: false,
     // Parsed documents are cached by their text: within a byte budget, not just a count (see document-cache.ts).
     parserAndValidationCache: boundedParserCache(PARSER_CACHE_BYTES),
@@ -208,6 +237,7 @@ export function createApp(options: AppOptions) {
       ...(rateLimit ? [rateLimit.beforeAuthentication] : []),
       useBodyLimit({ maxBytes: bodyLimit, graphqlPath: GRAPHQL_PATH }),
       useSamlSignIn(services),
+      useApiReference({ openApiPath: `${REST_BASE_PATH}/openapi.json` }),
       useFileDownloads(services),
       usePdfExports(services),
       useAuthentication({

@@ -29,6 +29,32 @@ describe('authentication', () => {
     }
   });
 
+  it('answers an introspection query without a token (GraphiQL loads the schema first), and nothing else', async () => {
+    const post = (query: string, operationName?: string) =>
+      h.app.fetch(`${BASE}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, operationName }),
+      });
+    const schema = await post('query Schema { __schema { queryType { name } } __type(name: "Space") { name } }');
+    expect(schema.status).toBe(200);
+    expect((await schema.json()).data).toEqual({ __schema: { queryType: { name: 'Query' } }, __type: { name: 'Space' } });
+
+    // Anything selecting a field of ours, a document that does not parse or validate: the same 401.
+    for (const query of [
+      '{ __typename user { id } }',
+      '{ ...F } fragment F on Query { organizations { count } }',
+      'query A { __schema { queryType { name } } } query B { user { id } }',
+      '{ nope }',
+      'garbage {',
+    ]) {
+      const refused = await post(query, query.startsWith('query A') ? 'B' : undefined);
+      expect(refused.status, query).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+      expect((await refused.json()).errors[0].extensions.code, query).toBe('UNAUTHENTICATED');
+    }
+  });
+
   it('GET /user returns the caller (REST and GraphQL)', async () => {
     const user = await buildUser(h, 'Grace Hopper');
     const rest = await user.rest('GET', '/v1/user');
@@ -185,7 +211,8 @@ describe('HTTP behaviour', () => {
     expect(doc.servers).toEqual([{ url: h.config.apiUrl }]);
     expect(Object.keys(doc.paths)).not.toContain('/webhook');
     const member = doc.paths['/orgs/{organizationId}/members/{userId}'];
-    expect(member.get.operationId).toBe('organizationMember');
+    // GitBook's operationId where GitBook has the operation.
+    expect(member.get.operationId).toBe('getMemberInOrganizationById');
     expect(member.delete.responses['204']).toEqual({ description: 'No Content' });
     expect(doc.paths['/orgs'].post.responses['201']).toBeDefined();
     // REST shapes carry no graph-only fields.

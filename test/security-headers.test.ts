@@ -72,23 +72,17 @@ describe('security headers', () => {
     expect(policy['script-src']).not.toContain("'unsafe-inline'");
     expect(policy['script-src']).not.toContain("'unsafe-eval'");
 
-    // Every inline script is allowed by its hash, every external script and stylesheet by its URL.
+    // GraphiQL is served whole from the npm package: its scripts inline, each allowed by its hash, and
+    // nothing loaded from another origin (it works offline).
     const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(([, body]) => body);
     expect(inline.length).toBeGreaterThan(0);
     for (const body of inline) {
       expect(policy['script-src']).toContain(`'sha256-${createHash('sha256').update(body).digest('base64')}'`);
     }
-    const scriptUrls = [...html.matchAll(/<script src=([^\s>]+)>/g)].map(([, url]) => url);
-    expect(scriptUrls.length).toBeGreaterThan(0);
-    for (const url of scriptUrls) expect(policy['script-src']).toContain(url);
-    const styleUrls = [...html.matchAll(/<link[^>]*rel=stylesheet[^>]*href=([^\s>]+)>/g)].map(([, url]) => url);
-    expect(styleUrls.length).toBeGreaterThan(0);
-    for (const url of styleUrls) expect(policy['style-src']).toContain(url);
-    // The editor's workers are fetched by the inline script, then started from blob: URLs.
-    const workerUrls = [...html.matchAll(/"(https:\/\/[^"]+worker[^"]+)"/g)].map(([, url]) => url);
-    expect(workerUrls.length).toBeGreaterThan(0);
-    for (const url of workerUrls) expect(policy['connect-src']).toContain(url);
-    expect(policy['connect-src']).toContain("'self'");
+    expect(html).not.toMatch(/<script[^>]*\ssrc=["']?https?:/);
+    expect(html).not.toMatch(/<link[^>]*\shref=["']?https?:/);
+    expect(policy['connect-src']).toEqual(["'self'"]);
+    // The editor's web workers start from blob: URLs.
     expect(policy['worker-src']).toEqual(['blob:']);
     // Nothing else: only the URLs of the page itself appear in the policy.
     const urls = Object.values(policy).flat().filter((value) => /^https?:/.test(value));

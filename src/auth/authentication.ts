@@ -3,7 +3,7 @@ import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, 
 import type { Plugin } from 'graphql-yoga';
 import type { Db } from '../db/client.ts';
 import type { Viewer } from '../core/context.ts';
-import { ForbiddenError } from '../core/errors.ts';
+import { ForbiddenError, UnauthenticatedError } from '../core/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { bearerToken } from '../lib/tokens.ts';
 import { userForToken } from '../modules/users/user.service.ts';
@@ -13,6 +13,8 @@ import { errorResponse } from '../rest/errors.ts';
 export interface RequestAuth {
   viewer: Viewer | null;
   instanceAdmin: boolean;
+  /** No token on /graphql: only an introspection operation may run (see onExecute). */
+  anonymous?: boolean;
 }
 
 export interface AuthenticationOptions {
@@ -29,6 +31,7 @@ export interface AuthenticationOptions {
 /** Root fields the instance ADMIN_TOKEN may run, through either door (the REST routes of `adminPaths`). */
 export const ADMIN_ROOT_FIELDS: ReadonlySet<string> = new Set(['adminCreateUser']);
 const ADMIN_ONLY = 'The admin token can only call instance administration routes';
+const INTROSPECTION_FIELDS: ReadonlySet<string> = new Set(['__schema', '__type', '__typename']);
 
 /** Names of the root fields an operation selects, through fragments too. */
 function rootFieldNames(document: DocumentNode, operationName: string | null | undefined): string[] {
@@ -53,6 +56,13 @@ function rootFieldNames(document: DocumentNode, operationName: string | null | u
   return names;
 }
 
+/** The 401 of an operation sent with no token, with the challenge header a 401 carries. */
+function anonymousRefusal(): UnauthenticatedError {
+  const error = new UnauthenticatedError();
+  Object.assign(error.extensions as Record<string, unknown>, { http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } } });
+  return error;
+}
+
 const digest = (value: string) => createHash('sha256').update(value).digest();
 const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
@@ -64,8 +74,9 @@ function refuse(isGraphql: boolean, status: 401 | 403, message: string): Respons
 }
 
 /**
- * Every /v1 and /graphql request needs `Authorization: Bearer <token>`, except the OpenAPI document and
- * the GraphiQL page. A personal access token identifies a user; the instance ADMIN_TOKEN may only call
+ * Every /v1 and /graphql request needs `Authorization: Bearer <token>`, except the OpenAPI document, the
+ * GraphiQL page and an introspection query on /graphql (the schema is public, like /v1/openapi.json:
+ * GraphiQL loads it before anyone has pasted a token). A personal access token identifies a user; the instance ADMIN_TOKEN may only call
  * the administration operations: their REST routes, or an operation on /graphql selecting nothing but
  * them (checked before execution, for both doors). A missing, malformed or unknown token is a 401.
  */
@@ -80,6 +91,11 @@ export function useAuthentication(options: AuthenticationOptions): Plugin {
       if (isGraphql && request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html')) return;
 
       const token = bearerToken(request.headers.get('authorization'));
+      if (!token && isGraphql) {
+        // Parsed later: onExecute lets introspection through and answers anything else with a 401.
+        Object.assign(serverContext, { auth: { viewer: null, instanceAdmin: false, anonymous: true } satisfies RequestAuth });
+        return;
+      }
       if (!token) return endResponse(refuse(isGraphql, 401, 'Authentication required: send "Authorization: Bearer <token>"'));
 
       const isAdminPath = isRest && options.adminPaths.includes(path.slice(options.restBasePath.length));
@@ -95,8 +111,35 @@ export function useAuthentication(options: AuthenticationOptions): Plugin {
       }
       Object.assign(serverContext, { auth });
     },
+    // A caller with no token learns nothing but the schema: a document that does not parse or validate
+    // is answered with the same 401 as any other operation.
+    onParse({ context }) {
+      if (!(context as { auth?: RequestAuth }).auth?.anonymous) return;
+      return ({ result, replaceParseResult }) => {
+        if (result instanceof Error) replaceParseResult(anonymousRefusal() as never);
+      };
+    },
+    onValidate({ context }) {
+      if (!(context as { auth?: RequestAuth }).auth?.anonymous) return;
+      return ({ result, setResult }) => {
+        if (result.length > 0) setResult([anonymousRefusal()]);
+      };
+    },
+    // Yoga answers parse and validation errors with 200 for `application/json` (the GraphQL-over-HTTP
+    // rule), whatever status the error asks for; the result's own status wins over that.
+    onResultProcess({ result, setResult, serverContext }) {
+      if (!(serverContext as { auth?: RequestAuth }).auth?.anonymous || Array.isArray(result) || !('errors' in result)) return;
+      if (!result.errors?.some((error) => error.extensions?.code === 'UNAUTHENTICATED')) return;
+      setResult({ ...result, extensions: { ...result.extensions, http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } } } });
+    },
     onExecute({ args, setResultAndStopExecution }) {
-      if (!(args.contextValue as { instanceAdmin?: boolean }).instanceAdmin) return;
+      const context = args.contextValue as { instanceAdmin?: boolean; auth?: RequestAuth };
+      if (context.auth?.anonymous) {
+        const fields = rootFieldNames(args.document, args.operationName);
+        if (fields.length > 0 && fields.every((name) => INTROSPECTION_FIELDS.has(name))) return;
+        return setResultAndStopExecution({ errors: [anonymousRefusal()] });
+      }
+      if (!context.instanceAdmin) return;
       const fields = rootFieldNames(args.document, args.operationName).filter((name) => name !== '__typename');
       if (fields.length > 0 && fields.every((name) => ADMIN_ROOT_FIELDS.has(name))) return;
       setResultAndStopExecution({ errors: [new ForbiddenError(ADMIN_ONLY)] });

@@ -57,8 +57,8 @@ const source = (url: string) => (/^https?:\/\//i.test(url) ? url : "'self'");
  * - each stylesheet `<link>` by URL; styles also need 'unsafe-inline', because the Monaco editor inside
  *   GraphiQL injects `<style>` elements at run time (styles cannot run code);
  * - the icon `<link>` and data: images, data: fonts (graphiql.css embeds its fonts);
- * - `connect-src`: this origin (the GraphQL endpoint) and the URLs an inline script fetches (Yoga's
- *   page downloads the editor's web workers, then starts them from `blob:` URLs, hence `worker-src blob:`).
+ * - `connect-src`: this origin only (the GraphQL endpoint; GraphiQL is served whole from the npm package,
+ *   and starts the editor's web workers from `blob:` URLs, hence `worker-src blob:`).
  */
 export function htmlPolicy(html: string): string {
   const scripts = new Set<string>();
@@ -72,7 +72,6 @@ export function htmlPolicy(html: string): string {
       continue;
     }
     scripts.add(sha256(body));
-    for (const [url] of body.matchAll(/https?:\/\/[^\s"'`]+/g)) connects.add(url);
   }
   for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
     const rel = (attribute(tag, 'rel') ?? '').toLowerCase().split(/\s+/);

@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type { Plugin } from 'graphql-yoga';
+
+/**
+ * `GET /docs`: the interactive reference of the REST API, Swagger UI (`swagger-ui-dist`) rendering
+ * `/v1/openapi.json`, its files served from the npm package (no CDN: the page works offline). "Authorize"
+ * takes a token (bearer), and "Try it out" calls the API from the page. No token is needed to read it.
+ */
+export const DOCS_PATH = '/docs';
+
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+function page(openApiUrl: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Docs Platform API reference</title>
+<link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
+<link rel="icon" type="image/png" href="${DOCS_PATH}/favicon-32x32.png">
+</head>
+<body>
+<div id="reference" data-openapi="${openApiUrl}"></div>
+<script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
+<script src="${DOCS_PATH}/init.js"></script>
+</body>
+</html>
+`;
+}
+
+/** Started by the page (an external script: the page's policy allows no inline code). */
+const INIT = `window.ui = SwaggerUIBundle({
+  url: document.getElementById('reference').dataset.openapi,
+  dom_id: '#reference',
+  presets: [SwaggerUIBundle.presets.apis],
+  layout: 'BaseLayout',
+  deepLinking: true,
+  persistAuthorization: true,
+  tryItOutEnabled: false,
+  validatorUrl: null,
+});
+`;
+
+export function useApiReference(options: { openApiPath: string }): Plugin {
+  const require = createRequire(import.meta.url);
+  const root = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+  const files = new Map<string, Buffer>();
+  const read = (name: string) => {
+    let file = files.get(name);
+    if (!file) files.set(name, (file = readFileSync(path.join(root, name))));
+    return file;
+  };
+  const html = page(options.openApiPath);
+  return {
+    onRequest({ request, url, endResponse }) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      if (url.pathname === DOCS_PATH || url.pathname === `${DOCS_PATH}/`) {
+        return endResponse(new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }));
+      }
+      if (!url.pathname.startsWith(`${DOCS_PATH}/`)) return;
+      const name = url.pathname.slice(DOCS_PATH.length + 1);
+      if (name === 'init.js') return endResponse(new Response(INIT, { headers: { 'content-type': 'text/javascript; charset=utf-8' } }));
+      const type = ASSETS[name];
+      if (!type) return;
+      endResponse(new Response(new Uint8Array(read(name)), { headers: { 'content-type': type, 'cache-control': 'public, max-age=3600' } }));
+    },
+  };
+}
