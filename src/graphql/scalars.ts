@@ -1,8 +1,10 @@
 import { GraphQLError, Kind } from 'graphql';
 import { builder } from './builder.ts';
+import { openApiScalar } from './constraints.ts';
 
 builder.scalarType('DateTime', {
   description: 'ISO 8601 date-time string',
+  extensions: openApiScalar({ type: 'string', format: 'date-time' }),
   serialize: (value) => (value instanceof Date ? value.toISOString() : new Date(value).toISOString()),
   parseValue: (value) => {
     const date = typeof value === 'string' ? new Date(value) : new Date(NaN);
@@ -14,6 +16,8 @@ builder.scalarType('DateTime', {
 /** Free-form JSON, for documented maps such as `memberships` (key → { role }). */
 builder.scalarType('JSON', {
   description: 'Any JSON value',
+  // No type: the fields of this type say in their description (and GitBook's document) what they hold.
+  extensions: openApiScalar({}),
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: function parse(ast): unknown {

@@ -1,5 +1,6 @@
 import { GraphQLError, Kind } from 'graphql';
 import { builder } from './builder.ts';
+import { openApiScalar } from './constraints.ts';
 
 /**
  * An enum whose values contain "-" (e.g. `share-link`), which GraphQL enum names cannot. Exposed as a
@@ -17,6 +18,7 @@ export function stringEnumScalar<T extends string>(name: string, values: readonl
   };
   return builder.scalarType(name as any, {
     description: `${description}. One of: ${values.join(', ')}`,
+    extensions: openApiScalar({ type: 'string', enum: [...values] }),
     serialize: (value) => check(value),
     parseValue: (value) => check(value),
     parseLiteral: (ast) => check(ast.kind === Kind.STRING ? ast.value : undefined),

@@ -133,7 +133,7 @@ export function useRestApi(options: RestOptions): Plugin {
         depthLimit: SOFA_DEPTH_LIMIT,
         // fets records the routes in the document only while its OpenAPI endpoint is on; onRequest below
         // answers that path first, with the corrected document. No Swagger UI.
-        openAPI: { endpoint: '/openapi.json', info: { title: 'Docs Platform API', version: '1.0.0' } },
+        openAPI: { endpoint: '/openapi.json' },
         swaggerUI: { endpoint: false },
         execute: execute as any,
         context: (serverContext: any) => {
@@ -153,7 +153,7 @@ export function useRestApi(options: RestOptions): Plugin {
           return response as any;
         },
       });
-      openApiDocument = buildOpenApiDocument(sofa.openAPIDocument, options.routes, options.apiUrl);
+      openApiDocument = buildOpenApiDocument(sofa.openAPIDocument, options.routes, options.apiUrl, restSchema);
     },
     async onRequest({ request, url, endResponse, serverContext }) {
       const { basePath } = options;

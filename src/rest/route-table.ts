@@ -9,6 +9,11 @@ import type { JobHandler } from '../jobs/job-runner.ts';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RestRoute {
+  /**
+   * GitBook's operationId where GitBook's API has this operation (same method and path), so that code
+   * generated from either document calls the same names; the root field's name otherwise.
+   */
+  operationId?: string;
   method: HttpMethod;
   path: string;
   /** 200 by default; 201 where it creates; 204 for documented "No Content" operations (empty body). */
@@ -26,6 +31,8 @@ export interface RestRoute {
    * query parameter (GitBook's `compat` switches): GraphQL keeps the full typed result.
    */
   answer?: (data: unknown, query: URLSearchParams) => unknown;
+  /** The OpenAPI schema of the body `answer` gives, in place of the field's type. */
+  answerSchema?: Record<string, unknown>;
   /** A larger body than MAX_BODY_BYTES allows, for this route only (an OpenAPI document in the body). */
   maxBodyBytes?: number;
   /**

@@ -4,6 +4,7 @@ import { buildConfig, type Config, type ConfigInput } from '../../src/config.ts'
 import { openDatabase, type Database, type Db } from '../../src/db/client.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { OwnOpenApi } from './own-openapi.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const BASE = 'http://localhost:4000';
@@ -76,6 +77,32 @@ export function useTwoInstances(serverUrl: string, overrides: ConfigInput = {}):
   return h;
 }
 
+/** Our OpenAPI document of each app, read once (see conformToDocument). */
+const documents = new WeakMap<App, Promise<OwnOpenApi>>();
+
+/**
+ * Every REST response a test receives must be one our OpenAPI document describes: a documented status
+ * and a body its schema accepts. A test fails on the first that is not, naming the route and the field.
+ * OPENAPI_RESPONSE_CHECK=report appends the problems to the file OPENAPI_RESPONSE_REPORT instead.
+ */
+async function conformToDocument(h: Harness, method: string, path: string, result: HttpResult): Promise<void> {
+  const url = new URL(path, BASE);
+  if (!url.pathname.startsWith('/v1/') || url.pathname === '/v1/openapi.json') return;
+  let document = documents.get(h.app);
+  if (!document) {
+    document = (async () => new OwnOpenApi(await (await h.app.fetch(`${BASE}/v1/openapi.json`)).json()))();
+    documents.set(h.app, document);
+  }
+  const problems = (await document).check(method, url.pathname.slice('/v1'.length), result.status, result.body);
+  if (problems.length === 0) return;
+  if (process.env.OPENAPI_RESPONSE_CHECK === 'report') {
+    const { appendFileSync } = await import('node:fs');
+    appendFileSync(process.env.OPENAPI_RESPONSE_REPORT ?? 'openapi-report.txt', problems.map((p) => `${p}\n`).join(''));
+    return;
+  }
+  throw new Error(`The response to ${method} ${path} is not what /v1/openapi.json documents:\n${problems.join('\n')}`);
+}
+
 async function send(h: Harness, method: string, path: string, token: string | null, body?: unknown, rawBody?: string): Promise<HttpResult> {
   const headers: Record<string, string> = {};
   if (token !== null) headers.authorization = `Bearer ${token}`;
@@ -92,7 +119,9 @@ async function send(h: Harness, method: string, path: string, token: string | nu
   } catch {
     parsed = undefined;
   }
-  return { status: response.status, body: parsed, text, headers: response.headers };
+  const result = { status: response.status, body: parsed, text, headers: response.headers };
+  await conformToDocument(h, method, path, result);
+  return result;
 }
 
 /** A caller with a token: `rest('GET', '/v1/orgs')`, `gql('{ user { id } }')`. */

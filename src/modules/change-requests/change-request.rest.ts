@@ -3,12 +3,12 @@ import type { RouteTable } from '../../rest/route-table.ts';
 const tags = ['change-requests'];
 
 export const changeRequestRoutes: RouteTable = {
-  'Query.spaceChangeRequests': { method: 'GET', path: '/spaces/{spaceId}/change-requests', tags },
+  'Query.spaceChangeRequests': { operationId: 'listChangeRequestsForSpace', method: 'GET', path: '/spaces/{spaceId}/change-requests', tags },
   'Mutation.createChangeRequest': { method: 'POST', path: '/spaces/{spaceId}/change-requests', status: 201, tags },
-  'Query.spaceChangeRequest': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags },
-  'Mutation.updateChangeRequest': { method: 'PATCH', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags, returnMinimal: true },
+  'Query.spaceChangeRequest': { operationId: 'getChangeRequestById', method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags },
+  'Mutation.updateChangeRequest': { operationId: 'updateChangeRequestById', method: 'PATCH', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags, returnMinimal: true },
   'Mutation.mergeChangeRequest': { method: 'POST', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/merge', tags },
-  'Mutation.updateChangeRequestFromMain': { method: 'POST', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/update', tags },
+  'Mutation.updateChangeRequestFromMain': { operationId: 'updateChangeRequest', method: 'POST', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/update', tags },
   'Mutation.updateChangeRequestContent': {
     method: 'POST',
     path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content',
@@ -17,13 +17,14 @@ export const changeRequestRoutes: RouteTable = {
     addition: "GitBook's updateChangeRequestContent: how content gets into a change request",
     // GitBook answers the change request itself unless the caller opts into the newer shape.
     answer: (update, query) => (query.get('compat') === 'false' ? update : (update as { changeRequest: unknown }).changeRequest),
+    answerSchema: { oneOf: [{ $ref: '#/components/schemas/ChangeRequest' }, { $ref: '#/components/schemas/ChangeRequestContentUpdate' }] },
   },
-  'Query.changeRequestPdf': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', tags },
-  'Query.changeRequestContent': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content', tags },
-  'Query.changeRequestContentPages': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', tags },
-  'Query.changeRequestFiles': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', tags },
-  'Query.changeRequestFile': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', tags },
-  'Query.changeRequestPage': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', tags },
+  'Query.changeRequestPdf': { operationId: 'getChangeRequestPDF', method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', tags },
+  'Query.changeRequestContent': { operationId: 'getRevisionOfChangeRequestById', method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content', tags },
+  'Query.changeRequestContentPages': { operationId: 'listPagesInChangeRequest', method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', tags },
+  'Query.changeRequestFiles': { operationId: 'listFilesInChangeRequestById', method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', tags },
+  'Query.changeRequestFile': { operationId: 'getFileInChangeRequestById', method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', tags },
+  'Query.changeRequestPage': { operationId: 'getPageInChangeRequestById', method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', tags },
   'Query.changeRequestFileBacklinks': {
     method: 'GET',
     path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks',

@@ -3,10 +3,10 @@ import type { RouteTable } from '../../rest/route-table.ts';
 const tags = ['members'];
 
 export const memberRoutes: RouteTable = {
-  'Query.organizationMembers': { method: 'GET', path: '/orgs/{organizationId}/members', tags },
-  'Query.organizationMember': { method: 'GET', path: '/orgs/{organizationId}/members/{userId}', tags },
-  'Mutation.updateOrganizationMember': { method: 'PATCH', path: '/orgs/{organizationId}/members/{userId}', tags },
-  'Mutation.removeOrganizationMember': { method: 'DELETE', path: '/orgs/{organizationId}/members/{userId}', status: 204, tags },
-  'Mutation.pingOrganization': { method: 'POST', path: '/orgs/{organizationId}/ping', tags },
-  'Mutation.setOrganizationMemberSso': { method: 'POST', path: '/orgs/{organizationId}/members/{userId}/sso', tags },
+  'Query.organizationMembers': { operationId: 'listMembersInOrganizationById', method: 'GET', path: '/orgs/{organizationId}/members', tags },
+  'Query.organizationMember': { operationId: 'getMemberInOrganizationById', method: 'GET', path: '/orgs/{organizationId}/members/{userId}', tags },
+  'Mutation.updateOrganizationMember': { operationId: 'updateMemberInOrganizationById', method: 'PATCH', path: '/orgs/{organizationId}/members/{userId}', tags },
+  'Mutation.removeOrganizationMember': { operationId: 'removeMemberFromOrganizationById', method: 'DELETE', path: '/orgs/{organizationId}/members/{userId}', status: 204, tags },
+  'Mutation.pingOrganization': { operationId: 'updateOrganizationMemberLastSeenAt', method: 'POST', path: '/orgs/{organizationId}/ping', tags },
+  'Mutation.setOrganizationMemberSso': { operationId: 'setUserAsSSOMemberForOrganization', method: 'POST', path: '/orgs/{organizationId}/members/{userId}/sso', tags },
 };

@@ -6,9 +6,9 @@ const tags = ['openapi'];
 const SPEC_BODY_BYTES = 2 * MAX_SPEC_TEXT_BYTES + 64 * 1024;
 
 export const openApiSpecRoutes: RouteTable = {
-  'Query.organizationOpenAPISpecs': { method: 'GET', path: '/orgs/{organizationId}/openapi', tags },
+  'Query.organizationOpenAPISpecs': { operationId: 'listOpenAPISpecs', method: 'GET', path: '/orgs/{organizationId}/openapi', tags },
   'Mutation.createOpenAPISpec': { method: 'POST', path: '/orgs/{organizationId}/openapi', status: 201, tags, maxBodyBytes: SPEC_BODY_BYTES },
-  'Query.openAPISpec': { method: 'GET', path: '/orgs/{organizationId}/openapi/{specSlug}', tags },
-  'Mutation.putOpenAPISpec': { method: 'PUT', path: '/orgs/{organizationId}/openapi/{specSlug}', tags, maxBodyBytes: SPEC_BODY_BYTES },
-  'Mutation.deleteOpenAPISpec': { method: 'DELETE', path: '/orgs/{organizationId}/openapi/{specSlug}', status: 204, tags },
+  'Query.openAPISpec': { operationId: 'getOpenAPISpecBySlug', method: 'GET', path: '/orgs/{organizationId}/openapi/{specSlug}', tags },
+  'Mutation.putOpenAPISpec': { operationId: 'createOrUpdateOpenAPISpecBySlug', method: 'PUT', path: '/orgs/{organizationId}/openapi/{specSlug}', tags, maxBodyBytes: SPEC_BODY_BYTES },
+  'Mutation.deleteOpenAPISpec': { operationId: 'deleteOpenAPISpecBySlug', method: 'DELETE', path: '/orgs/{organizationId}/openapi/{specSlug}', status: 204, tags },
 };

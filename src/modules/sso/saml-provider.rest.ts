@@ -7,15 +7,15 @@ const tags = ['sso'];
  * plain HTTP routes outside /v1, served by `useSamlSignIn` (saml.plugin.ts).
  */
 export const samlProviderRoutes: RouteTable = {
-  'Query.organizationSamlProviders': { method: 'GET', path: '/orgs/{organizationId}/saml', tags },
-  'Mutation.createOrganizationSamlProvider': { method: 'POST', path: '/orgs/{organizationId}/saml', status: 201, tags },
-  'Query.organizationSamlProvider': { method: 'GET', path: '/orgs/{organizationId}/saml/{samlProviderId}', tags },
-  'Mutation.updateOrganizationSamlProvider': { method: 'PATCH', path: '/orgs/{organizationId}/saml/{samlProviderId}', tags },
-  'Mutation.deleteOrganizationSamlProvider': {
+  'Query.organizationSamlProviders': { operationId: 'listSAMLProvidersInOrganizationById', method: 'GET', path: '/orgs/{organizationId}/saml', tags },
+  'Mutation.createOrganizationSamlProvider': { operationId: 'createOrganizationSAMLProvider', method: 'POST', path: '/orgs/{organizationId}/saml', status: 201, tags },
+  'Query.organizationSamlProvider': { operationId: 'getOrganizationSAMLProviderById', method: 'GET', path: '/orgs/{organizationId}/saml/{samlProviderId}', tags },
+  'Mutation.updateOrganizationSamlProvider': { operationId: 'updateOrganizationSAMLProvider', method: 'PATCH', path: '/orgs/{organizationId}/saml/{samlProviderId}', tags },
+  'Mutation.deleteOrganizationSamlProvider': { operationId: 'deleteOrganizationSAMLProvider',
     method: 'DELETE',
     path: '/orgs/{organizationId}/saml/{samlProviderId}',
     status: 204,
     tags,
   },
-  'Query.organizationSsoProviderLogins': { method: 'GET', path: '/orgs/{organizationId}/sso', tags },
+  'Query.organizationSsoProviderLogins': { operationId: 'listSSOProviderLoginsInOrganization', method: 'GET', path: '/orgs/{organizationId}/sso', tags },
 };

@@ -1,7 +1,7 @@
 import type { RouteTable } from '../../rest/route-table.ts';
 
 export const userRoutes: RouteTable = {
-  'Query.user': { method: 'GET', path: '/user', tags: ['users'], addition: "GitBook's getAuthenticatedUser" },
+  'Query.user': { operationId: 'getAuthenticatedUser', method: 'GET', path: '/user', tags: ['users'], addition: "GitBook's getAuthenticatedUser" },
   'Mutation.adminCreateUser': {
     method: 'POST',
     path: '/admin/users',

@@ -1,0 +1,50 @@
+/**
+ * Constraints of an argument or a field in JSON Schema words, declared next to it in the schema code
+ * and written into the OpenAPI document (src/rest/openapi.ts): what a REST client generated from the
+ * document, or a person reading /docs, needs to know before sending a value.
+ *
+ * The services enforce them (src/core/validate.ts: each violation is a 400 naming the field);
+ * test/openapi-document.test.ts sends a value outside each declared bound on every route and expects
+ * that 400, so a declaration cannot drift from what is enforced.
+ */
+export interface JsonSchemaConstraints {
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  default?: unknown;
+  format?: 'date-time' | 'uri' | 'email' | 'hostname';
+  /** A constant (`object: 'team'`) or a closed set of strings that is not a GraphQL enum. */
+  enum?: readonly (string | number | boolean)[];
+  /** Constraints of each item of a list. */
+  items?: JsonSchemaConstraints;
+}
+
+const KEY = 'jsonSchema';
+
+/** `t.arg.string({ description: 'Title', extensions: constrained({ maxLength: 50 }) })` */
+export function constrained(constraints: JsonSchemaConstraints): { [KEY]: JsonSchemaConstraints } {
+  return { [KEY]: constraints };
+}
+
+/** The constraints declared on an argument or a field, if any. */
+export function constraintsOf(element: { extensions?: Readonly<Record<string, unknown>> | null }): JsonSchemaConstraints | undefined {
+  return element.extensions?.[KEY] as JsonSchemaConstraints | undefined;
+}
+
+const SCALAR_KEY = 'openApiSchema';
+
+/**
+ * How a custom scalar appears in the OpenAPI document (SOFA describes every custom scalar as an object):
+ * `DateTime` is a date-time string, a string enum its values, `JSON` any value.
+ */
+export function openApiScalar(schema: Record<string, unknown>): { [SCALAR_KEY]: Record<string, unknown> } {
+  return { [SCALAR_KEY]: schema };
+}
+
+export function openApiSchemaOfScalar(scalar: { extensions?: Readonly<Record<string, unknown>> | null }): Record<string, unknown> | undefined {
+  return scalar.extensions?.[SCALAR_KEY] as Record<string, unknown> | undefined;
+}
