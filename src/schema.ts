@@ -1,6 +1,7 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './graphql/builder.ts';
 import { withDatabaseConflicts } from './graphql/database-conflicts.ts';
+import { withDeclaredConstraints } from './graphql/declared-constraints.ts';
 import { withStablePaths } from './graphql/stable-paths.ts';
 import './graphql/scalars.ts';
 import type { JobHandler } from './jobs/job-runner.ts';
@@ -50,10 +51,12 @@ const modules: DomainModule[] = [
 ];
 
 /**
- * The whole schema. Database conflicts in any root field answer 409 (or are retried), see
- * database-conflicts.ts; resolvers see response paths as graphql-js builds them, see stable-paths.ts.
+ * The whole schema. Root fields check the constraints declared on their arguments first (the ones the
+ * OpenAPI document states), see declared-constraints.ts; database conflicts in any root field answer 409
+ * (or are retried), see database-conflicts.ts; resolvers see response paths as graphql-js builds them,
+ * see stable-paths.ts.
  */
-export const schema = withDatabaseConflicts(withStablePaths(builder.toSchema({ sortSchema: true })));
+export const schema = withDatabaseConflicts(withStablePaths(withDeclaredConstraints(builder.toSchema({ sortSchema: true }))));
 
 /** Every REST route, from the modules' route tables. */
 export const restRoutes: RouteTable = Object.assign({}, ...modules.map((m) => m.routes));

@@ -2,6 +2,7 @@ import type { ObjectRef } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder } from './builder.ts';
+import { constrained } from './constraints.ts';
 import type { Context } from '../core/context.ts';
 
 /**
@@ -27,7 +28,7 @@ export function listType<T>(name: string, item: ObjectRef<any, T>, description?:
 /** `page` and `limit`, accepted by every list field (root fields and graph fields alike). */
 export const listArgs = builder.args((t) => ({
   page: t.string({ description: 'Cursor of the page to return (from `next.page`)' }),
-  limit: t.int({ description: 'Maximum number of items to return (1..1000, default 50)' }),
+  limit: t.int({ description: 'Maximum number of items to return (1..1000, default 50)', extensions: constrained({ minimum: 1, maximum: 1000, default: 50 }) }),
 }));
 
 export const OrderEnum = builder.enumType('Order', { values: ['asc', 'desc'] as const });
