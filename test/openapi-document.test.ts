@@ -118,7 +118,7 @@ function violations(schema: Json): { value: unknown; breaks: string }[] {
   if (s.maximum !== undefined) out.push({ value: s.maximum + 1, breaks: `maximum ${s.maximum}` });
   if (s.minimum !== undefined) out.push({ value: s.minimum - 1, breaks: `minimum ${s.minimum}` });
   if (s.maxItems !== undefined) out.push({ value: Array.from({ length: s.maxItems + 1 }, (_, i) => validValue(s.items ?? {}) ?? `v${i}`), breaks: `maxItems ${s.maxItems}` });
-  if (s.pattern !== undefined) out.push({ value: ' not matching \u0000', breaks: `pattern ${s.pattern}` });
+  if (s.pattern !== undefined) out.push({ value: ' not matching ', breaks: `pattern ${s.pattern}` });
   if (Array.isArray(s.enum) && s.type === 'string' && !s.enum.includes(null)) out.push({ value: 'not-one-of-them', breaks: 'enum' });
   return out;
 }

@@ -105,6 +105,31 @@ function preflight(app: ReturnType<typeof createApp>, path: string, origin: stri
   });
 }
 
+describe('the API reference page (/docs)', () => {
+  it('is served without a token, from the npm package only, under a policy allowing only this origin', async () => {
+    const response = await h.app.fetch(`${BASE}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    const policy = response.headers.get('content-security-policy')!;
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toMatch(/https?:/);
+    expect(html).not.toMatch(/<script>/); // no inline code: init.js is a file
+    const assets = [...html.matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map(([, url]) => url);
+    expect(assets).toEqual(expect.arrayContaining(['/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js', '/docs/init.js']));
+    for (const asset of assets) {
+      const file = await h.app.fetch(`${BASE}${asset}`);
+      expect(file.status, asset).toBe(200);
+      expect((await file.arrayBuffer()).byteLength, asset).toBeGreaterThan(0);
+    }
+    expect(html).toContain('data-openapi="/v1/openapi.json"');
+    // Only the page's own files: nothing else of the package, nothing outside it.
+    for (const path of ['/docs/package.json', '/docs/../package.json', '/docs/%2e%2e%2fpackage.json', '/docs/index.html']) {
+      expect((await h.app.fetch(`${BASE}${path}`)).status, path).toBe(404);
+    }
+  });
+});
+
 describe('CORS', () => {
   it('by default: no cross-origin access at all (no CORS headers for a foreign Origin)', async () => {
     expect(loadConfig({}).corsOrigins).toEqual([]);

@@ -41,7 +41,7 @@ const INIT = `window.ui = SwaggerUIBundle({
   presets: [SwaggerUIBundle.presets.apis],
   layout: 'BaseLayout',
   deepLinking: true,
-  persistAuthorization: true,
+  persistAuthorization: false,
   tryItOutEnabled: false,
   validatorUrl: null,
 });

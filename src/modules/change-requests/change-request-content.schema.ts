@@ -1,5 +1,6 @@
 import { NotFoundError } from '../../core/errors.ts';
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { listArgs } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { getFile, getPage, getRevision, listFiles, listPages } from '../content/content.service.ts';
@@ -51,7 +52,7 @@ builder.queryFields((t) => ({
     args: {
       ...changeRequestArgs,
       pageId: t.arg.string({ required: true, description: 'ID of the page' }),
-      format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown' }),
+      format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown', extensions: constrained({ default: 'document' }) }),
       ...revisionReadArgs,
     },
     resolve: async (_root, args, ctx) =>

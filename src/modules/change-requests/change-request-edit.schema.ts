@@ -1,8 +1,10 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { RevisionFileRef } from '../content/content.schema.ts';
 import { ChangeRequestRef } from './change-request.schema.ts';
 import { updateChangeRequestContent } from './change-request-content.service.ts';
+import { MAX_CHANGES } from './content-changes.ts';
 
 type ContentUpdate = Awaited<ReturnType<typeof updateChangeRequestContent>>;
 
@@ -31,8 +33,9 @@ builder.mutationFields((t) => ({
         type: 'JSON',
         required: true,
         description: "GitBook's ChangeRequestContentChange objects: insert_page, update_page, delete_page, revert_page, insert_files",
+        extensions: constrained({ minItems: 1, maxItems: MAX_CHANGES }),
       }),
-      compat: t.arg.boolean({ description: 'REST: true (default) answers the change request, false the ChangeRequestContentUpdate' }),
+      compat: t.arg.boolean({ description: 'REST: true (default) answers the change request, false the ChangeRequestContentUpdate', extensions: constrained({ default: true }) }),
     },
     resolve: (_root, { spaceId, changeRequestId, changes }, ctx, info) =>
       updateChangeRequestContent(ctx, spaceId, changeRequestId, { changes }, queryFromInfo({ context: ctx, info, path: ['changeRequest'] }) as object),

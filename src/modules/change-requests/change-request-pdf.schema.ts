@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { changeRequestArgs } from './change-request.schema.ts';
 import { changeRequestPdfUrl } from './change-request-pdf.ts';
 
@@ -7,6 +8,7 @@ const ChangeRequestPdf = builder.simpleObject('ChangeRequestPdf', {
   fields: (t) => ({
     url: t.string({
       description: 'Serves the PDF without a token, through a signature in the URL; valid for one to two hours',
+      extensions: constrained({ format: 'uri' }),
     }),
   }),
 });
@@ -19,7 +21,7 @@ builder.queryFields((t) => ({
     args: {
       ...changeRequestArgs,
       page: t.arg.string({ description: 'ID of a page of the change request: export this page (and its sub-pages unless `only`)' }),
-      only: t.arg.boolean({ description: 'With `page`: that page alone, without its sub-pages' }),
+      only: t.arg.boolean({ description: 'With `page`: that page alone, without its sub-pages', extensions: constrained({ default: false }) }),
     },
     resolve: (_root, args, ctx) => changeRequestPdfUrl(ctx, args.spaceId, args.changeRequestId, { page: args.page, only: args.only }),
   }),

@@ -1,7 +1,8 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
 import { UserRef } from '../users/user.schema.ts';
-import { createChangeRequest, getChangeRequest, listChangeRequests, updateChangeRequest } from './change-request.service.ts';
+import { createChangeRequest, getChangeRequest, listChangeRequests, MAX_SUBJECT, SETTABLE, updateChangeRequest } from './change-request.service.ts';
 
 export const ChangeRequestStatusEnum = builder.enumType('ChangeRequestStatus', {
   description: 'draft, open, merged or archived',
@@ -10,15 +11,15 @@ export const ChangeRequestStatusEnum = builder.enumType('ChangeRequestStatus', {
 
 const ChangeRequestUrls = builder.simpleObject('ChangeRequestUrls', {
   fields: (t) => ({
-    app: t.string({ description: 'The change request in the application' }),
-    location: t.string({ description: 'The change request in the API' }),
+    app: t.string({ description: 'The change request in the application', extensions: constrained({ format: 'uri' }) }),
+    location: t.string({ description: 'The change request in the API', extensions: constrained({ format: 'uri' }) }),
   }),
 });
 
 export const ChangeRequestRef = builder.prismaObject('ChangeRequest', {
   description: "A proposed change to a space's content: its own revision, merged into the space when ready",
   fields: (t) => ({
-    object: t.string({ resolve: () => 'change-request' }),
+    object: t.string({ extensions: constrained({ enum: ['change-request'] }), resolve: () => 'change-request' }),
     id: t.exposeID('id'),
     number: t.exposeInt('number', { description: 'Its number in the space: 1, 2, … never reused' }),
     status: t.expose('status', { type: ChangeRequestStatusEnum }),
@@ -73,7 +74,7 @@ builder.queryFields((t) => ({
     args: {
       ...spaceArg,
       ...listArgs,
-      status: t.arg({ type: ChangeRequestStatusEnum, description: 'Default: open' }),
+      status: t.arg({ type: ChangeRequestStatusEnum, description: 'Default: open', extensions: constrained({ default: 'open' }) }),
       creator: t.arg.string({ description: 'Only those opened by this user' }),
       contributor: t.arg.string({ description: 'Only those this user wrote in: opened, changed the content of, or updated from main' }),
     },
@@ -91,7 +92,7 @@ builder.mutationFields((t) => ({
   createChangeRequest: t.field({
     type: ChangeRequestRef,
     description: 'Opens a change request (a draft) on the space’s current content',
-    args: { ...spaceArg, subject: t.arg.string({ description: 'At most 100 characters' }) },
+    args: { ...spaceArg, subject: t.arg.string({ description: 'At most 100 characters', extensions: constrained({ maxLength: MAX_SUBJECT }) }) },
     resolve: (_root, { spaceId, subject }, ctx, info) => createChangeRequest(ctx, spaceId, { subject }, recordQuery(ctx, info)),
   }),
   updateChangeRequest: t.field({
@@ -99,8 +100,12 @@ builder.mutationFields((t) => ({
     description: 'Changes the subject (edit level) or the status: draft, open, archived (its author or an editor)',
     args: {
       ...changeRequestArgs,
-      subject: t.arg.string({ description: 'At most 100 characters' }),
-      status: t.arg({ type: ChangeRequestStatusEnum, description: 'draft, open or archived (merged and archived ones are not reopened)' }),
+      subject: t.arg.string({ description: 'At most 100 characters', extensions: constrained({ maxLength: MAX_SUBJECT }) }),
+      status: t.arg({
+        type: ChangeRequestStatusEnum,
+        description: 'draft, open or archived (merged and archived ones are not reopened)',
+        extensions: constrained({ enum: SETTABLE }),
+      }),
     },
     resolve: (_root, { spaceId, changeRequestId, ...input }, ctx, info) =>
       updateChangeRequest(ctx, spaceId, changeRequestId, input, recordQuery(ctx, info)),

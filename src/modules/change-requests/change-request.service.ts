@@ -93,7 +93,7 @@ export async function getChangeRequest(ctx: Context, spaceId: string, idOrNumber
 }
 
 /** Status moves a PATCH may make: merging is `merge`'s, and merged or archived change requests stay so. */
-const SETTABLE: readonly ChangeRequestStatus[] = ['draft', 'open', 'archived'];
+export const SETTABLE: readonly ChangeRequestStatus[] = ['draft', 'open', 'archived'];
 
 /**
  * `PATCH /spaces/{id}/change-requests/{cr}`: `subject` (needs `edit`) and `status` among draft, open

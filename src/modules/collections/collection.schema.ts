@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { RoleEnum } from '../organizations/role.schema.ts';
 import { listArgs, listItemsQuery, listType } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
@@ -18,7 +19,10 @@ import {
 } from './collection.service.ts';
 
 const CollectionUrls = builder.simpleObject('CollectionUrls', {
-  fields: (t) => ({ location: t.string(), app: t.string() }),
+  fields: (t) => ({
+    location: t.string({ extensions: constrained({ format: 'uri' }) }),
+    app: t.string({ extensions: constrained({ format: 'uri' }) }),
+  }),
 });
 const CollectionPermissions = builder.simpleObject('CollectionPermissions', {
   fields: (t) => ({
@@ -30,7 +34,7 @@ const CollectionPermissions = builder.simpleObject('CollectionPermissions', {
 export const CollectionRef = builder.prismaObject('Collection', {
   description: 'A collection: groups spaces and other collections',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'collection' }),
+    object: t.string({ extensions: constrained({ enum: ['collection'] }), resolve: () => 'collection' }),
     id: t.exposeID('id'),
     title: t.exposeString('title'),
     description: t.exposeString('description', { nullable: true }),
@@ -81,7 +85,7 @@ builder.queryFields((t) => ({
     args: {
       ...organizationPath,
       ...listArgs,
-      nested: t.arg.boolean({ description: 'Include nested collections (default true); false: top level only' }),
+      nested: t.arg.boolean({ description: 'Include nested collections (default true); false: top level only', extensions: constrained({ default: true }) }),
     },
     resolve: (_root, { organizationId, ...args }, ctx) => listCollections(ctx, organizationId, args),
   }),
@@ -105,7 +109,7 @@ builder.mutationFields((t) => ({
     description: 'Create a collection at the top level or inside another collection',
     args: {
       ...organizationPath,
-      title: t.arg.string({ description: 'Title (max 50)' }),
+      title: t.arg.string({ description: 'Title (max 50)', extensions: constrained({ maxLength: 50 }) }),
       parent: t.arg.string({ description: 'ID of the parent collection' }),
     },
     resolve: (_root, { organizationId, ...input }, ctx) => createCollection(ctx, organizationId, input),
@@ -115,8 +119,8 @@ builder.mutationFields((t) => ({
     description: 'Update a collection (admin level)',
     args: {
       ...collectionPath,
-      title: t.arg.string({ description: 'Title (max 50)' }),
-      description: t.arg.string({ description: 'Description (max 100)' }),
+      title: t.arg.string({ description: 'Title (max 50)', extensions: constrained({ maxLength: 50 }) }),
+      description: t.arg.string({ description: 'Description (max 100)', extensions: constrained({ maxLength: 100 }) }),
       defaultLevel: t.arg({ type: RoleEnum, description: 'Level every member gets at least, inherited by the content' }),
     },
     resolve: (_root, { collectionId, ...input }, ctx) => updateCollection(ctx, collectionId, input),

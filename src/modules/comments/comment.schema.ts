@@ -1,5 +1,6 @@
 import type { Comment } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import type { Context } from '../../core/context.ts';
 import { can } from '../../core/authorization.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
@@ -21,6 +22,8 @@ import {
   postReply,
   updateComment,
   updateReply,
+  MAX_COMMENT_CHARACTERS,
+  MAX_REACTION_CHANGES,
 } from './comment.service.ts';
 
 /** How a comment's body is answered: REST's `format` reaches the body through the comment itself. */
@@ -35,7 +38,7 @@ export const CommentStatusFilter = builder.enumType('CommentStatusFilter', {
 });
 export const ListOrderEnum = builder.enumType('ListOrder', { description: 'asc or desc', values: ['asc', 'desc'] as const });
 
-const CommentUrls = builder.simpleObject('CommentUrls', { fields: (t) => ({ location: t.string() }) });
+const CommentUrls = builder.simpleObject('CommentUrls', { fields: (t) => ({ location: t.string({ extensions: constrained({ format: 'uri' }) }) }) });
 const CommentPermissions = builder.simpleObject('CommentPermissions', {
   fields: (t) => ({ view: t.boolean(), edit: t.boolean(), reply: t.boolean(), delete: t.boolean() }),
 });
@@ -61,7 +64,7 @@ const commentsPath = (c: Comment, apiUrl: string) => `${apiUrl}/spaces/${c.space
 export const CommentRef = builder.prismaObject('Comment', {
   description: 'A comment on a change request, possibly on one of its pages',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'comment' }),
+    object: t.string({ extensions: constrained({ enum: ['comment'] }), resolve: () => 'comment' }),
     id: t.exposeID('id'),
     postedBy: t.relation('postedBy', { type: UserRef, nullable: true, description: 'NULL once the author is deleted' }),
     postedAt: t.expose('postedAt', { type: 'DateTime' }),
@@ -115,7 +118,7 @@ export const CommentReplyRef = builder.prismaObject('Comment', {
   variant: 'CommentReply',
   description: 'A reply to a comment',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'comment-reply' }),
+    object: t.string({ extensions: constrained({ enum: ['comment-reply'] }), resolve: () => 'comment-reply' }),
     id: t.exposeID('id'),
     postedBy: t.relation('postedBy', { type: UserRef, nullable: true, description: 'NULL once the author is deleted' }),
     postedAt: t.expose('postedAt', { type: 'DateTime' }),
@@ -135,6 +138,8 @@ export const CommentReplyRef = builder.prismaObject('Comment', {
 });
 
 const CommentList = listType('Comment', CommentRef);
+const markdownByDefault = constrained({ default: 'markdown' });
+const reactionChanges = constrained({ maxItems: MAX_REACTION_CHANGES });
 const CommentReplyList = listType('CommentReply', CommentReplyRef);
 const commentArgs = builder.args((t) => ({
   ...changeRequestArgs,
@@ -142,7 +147,7 @@ const commentArgs = builder.args((t) => ({
 }));
 const BodyInput = builder.inputType('CommentBodyInput', {
   description: 'A comment body: its markdown',
-  fields: (t) => ({ markdown: t.string({ description: `1..10000 characters` }) }),
+  fields: (t) => ({ markdown: t.string({ description: `1..10000 characters`, extensions: constrained({ minLength: 1, maxLength: MAX_COMMENT_CHARACTERS }) }) }),
 });
 
 builder.queryFields((t) => ({
@@ -152,10 +157,10 @@ builder.queryFields((t) => ({
     args: {
       ...changeRequestArgs,
       ...listArgs,
-      order: t.arg({ type: ListOrderEnum, description: 'By postedAt: desc (default) or asc' }),
-      status: t.arg({ type: CommentStatusFilter, description: 'all (default), open or resolved' }),
+      order: t.arg({ type: ListOrderEnum, description: 'By postedAt: desc (default) or asc', extensions: constrained({ default: 'desc' }) }),
+      status: t.arg({ type: CommentStatusFilter, description: 'all (default), open or resolved', extensions: constrained({ default: 'all' }) }),
       targetPage: t.arg.string({ description: 'Only comments on this page' }),
-      format: t.arg({ type: DocumentFormatEnum, description: 'Bodies as markdown (default) or document' }),
+      format: t.arg({ type: DocumentFormatEnum, description: 'Bodies as markdown (default) or document', extensions: markdownByDefault }),
     },
     resolve: async (_root, { spaceId, changeRequestId, format, ...args }, ctx, info) => {
       const list = await listComments(ctx, spaceId, changeRequestId, args, listItemsQuery(ctx, info));
@@ -166,7 +171,7 @@ builder.queryFields((t) => ({
   changeRequestComment: t.field({
     type: CommentRef,
     description: 'A comment on a change request',
-    args: { ...commentArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Body as markdown (default) or document' }) },
+    args: { ...commentArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Body as markdown (default) or document', extensions: markdownByDefault }) },
     resolve: async (_root, { spaceId, changeRequestId, commentId, format }, ctx, info) =>
       withFormat(await getComment(ctx, spaceId, changeRequestId, commentId, recordQuery(ctx, info)), format),
   }),
@@ -181,7 +186,7 @@ builder.queryFields((t) => ({
   changeRequestCommentReplies: t.field({
     type: CommentReplyList,
     description: 'Replies to a comment, oldest first',
-    args: { ...commentArgs, ...listArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Bodies as markdown (default) or document' }) },
+    args: { ...commentArgs, ...listArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Bodies as markdown (default) or document', extensions: markdownByDefault }) },
     resolve: async (_root, { spaceId, changeRequestId, commentId, format, ...args }, ctx, info) => {
       const list = await listReplies(ctx, spaceId, changeRequestId, commentId, args, listItemsQuery(ctx, info));
       for (const item of list.items) withFormat(item, format);
@@ -191,7 +196,7 @@ builder.queryFields((t) => ({
   changeRequestCommentReply: t.field({
     type: CommentReplyRef,
     description: 'A reply to a comment',
-    args: { ...replyArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Body as markdown (default) or document' }) },
+    args: { ...replyArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Body as markdown (default) or document', extensions: markdownByDefault }) },
     resolve: async (_root, { spaceId, changeRequestId, commentId, commentReplyId, format }, ctx, info) =>
       withFormat(await getReply(ctx, spaceId, changeRequestId, commentId, commentReplyId, recordQuery(ctx, info)), format),
   }),
@@ -204,7 +209,7 @@ builder.mutationFields((t) => ({
     args: {
       ...commentArgs,
       body: t.arg({ type: BodyInput, required: true, description: '{ markdown }: 1..10000 characters' }),
-      format: t.arg({ type: DocumentFormatEnum, description: 'Body of the answer as markdown (default) or document' }),
+      format: t.arg({ type: DocumentFormatEnum, description: 'Body of the answer as markdown (default) or document', extensions: markdownByDefault }),
     },
     resolve: async (_root, { spaceId, changeRequestId, commentId, format, ...input }, ctx, info) =>
       withFormat(await postReply(ctx, spaceId, changeRequestId, commentId, input, recordQuery(ctx, info)), format),
@@ -215,8 +220,8 @@ builder.mutationFields((t) => ({
     args: {
       ...replyArgs,
       body: t.arg({ type: BodyInput, description: '{ markdown }: 1..10000 characters' }),
-      addedReactions: t.arg.stringList({ description: 'Emoji to add (one emoji each; adding twice changes nothing)' }),
-      removedReactions: t.arg.stringList({ description: 'Emoji to remove (removing one never added changes nothing)' }),
+      addedReactions: t.arg.stringList({ description: 'Emoji to add (one emoji each; adding twice changes nothing)', extensions: reactionChanges }),
+      removedReactions: t.arg.stringList({ description: 'Emoji to remove (removing one never added changes nothing)', extensions: reactionChanges }),
     },
     resolve: async (_root, { spaceId, changeRequestId, commentId, commentReplyId, ...input }, ctx, info) =>
       withFormat(await updateReply(ctx, spaceId, changeRequestId, commentId, commentReplyId, input, recordQuery(ctx, info)), 'markdown'),
@@ -233,7 +238,7 @@ builder.mutationFields((t) => ({
       ...changeRequestArgs,
       body: t.arg({ type: BodyInput, required: true, description: '{ markdown }: 1..10000 characters' }),
       page: t.arg.string({ description: 'A page of the change request' }),
-      node: t.arg.string({ description: 'A node (block) of that page' }),
+      node: t.arg.string({ description: 'A node (block) of that page', extensions: constrained({ minLength: 1, maxLength: 100 }) }),
     },
     resolve: async (_root, { spaceId, changeRequestId, ...input }, ctx, info) =>
       withFormat(await postComment(ctx, spaceId, changeRequestId, input, recordQuery(ctx, info)), 'markdown'),
@@ -245,8 +250,8 @@ builder.mutationFields((t) => ({
       ...commentArgs,
       body: t.arg({ type: BodyInput, description: '{ markdown }: 1..10000 characters' }),
       resolved: t.arg.boolean({ description: 'true resolves it, false reopens it' }),
-      addedReactions: t.arg.stringList({ description: 'Emoji to add (one emoji each; adding twice changes nothing)' }),
-      removedReactions: t.arg.stringList({ description: 'Emoji to remove (removing one never added changes nothing)' }),
+      addedReactions: t.arg.stringList({ description: 'Emoji to add (one emoji each; adding twice changes nothing)', extensions: reactionChanges }),
+      removedReactions: t.arg.stringList({ description: 'Emoji to remove (removing one never added changes nothing)', extensions: reactionChanges }),
     },
     resolve: async (_root, { spaceId, changeRequestId, commentId, ...input }, ctx, info) =>
       withFormat(await updateComment(ctx, spaceId, changeRequestId, commentId, input, recordQuery(ctx, info)), 'markdown'),

@@ -2,6 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../core/context.ts';
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import type { File } from '../../generated/prisma/client.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { getFile, getPage, getRevision, listFiles, listPages, spaceContentSource } from './content.service.ts';
@@ -42,6 +43,7 @@ RevisionFileRef.implement({
     }),
     downloadURL: t.string({
       description: 'Serves the bytes without a token, through a signature in the URL; valid for one to two hours',
+      extensions: constrained({ format: 'uri' }),
       resolve: (f, _args, ctx) => signedFileUrl(ctx.db, ctx.config.publicUrl, { hash: f.blobHash, name: f.name, contentType: f.contentType }, ctx.clock.now()),
     }),
   }),
@@ -50,9 +52,9 @@ export const RevisionFileList = listType('RevisionFile', RevisionFileRef);
 
 const RevisionUrls = builder.simpleObject('RevisionUrls', {
   fields: (t) => ({
-    app: t.string({ description: 'The revision in the application' }),
-    published: t.string({ nullable: true, description: 'Published URL; only when the space is not private' }),
-    public: t.string({ nullable: true, description: 'Public URL; only when the space is public' }),
+    app: t.string({ description: 'The revision in the application', extensions: constrained({ format: 'uri' }) }),
+    published: t.string({ nullable: true, description: 'Published URL; only when the space is not private', extensions: constrained({ format: 'uri' }) }),
+    public: t.string({ nullable: true, description: 'Public URL; only when the space is public', extensions: constrained({ format: 'uri' }) }),
   }),
 });
 
@@ -60,7 +62,7 @@ type RevisionView = Awaited<ReturnType<typeof getRevision>>;
 export const RevisionRef = builder.objectRef<RevisionView>('Revision').implement({
   description: 'An immutable state of a space\'s content: its page tree and its files',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'revision' }),
+    object: t.string({ extensions: constrained({ enum: ['revision'] }), resolve: () => 'revision' }),
     id: t.string({ resolve: (r) => r.revision.id }),
     parents: t.stringList({ description: 'The revisions it was made from (a merge has two)', resolve: (r) => r.revision.parents }),
     type: t.string({ description: 'edits, merge, rollback, update or computed', resolve: (r) => r.revision.type }),
@@ -86,8 +88,11 @@ export function mergedFromQuery(ctx: Context, info: GraphQLResolveInfo): object 
 }
 
 export const revisionReadArgs = builder.args((t) => ({
-  metadata: t.boolean({ description: 'false leaves out git metadata (there is none yet)' }),
-  computed: t.boolean({ description: "false leaves a computed page as stored (its source, no content); true (default) makes its content from its OpenAPI spec" }),
+  metadata: t.boolean({ description: 'false leaves out git metadata (there is none yet)', extensions: constrained({ default: true }) }),
+  computed: t.boolean({
+    description: "false leaves a computed page as stored (its source, no content); true (default) makes its content from its OpenAPI spec",
+    extensions: constrained({ default: true }),
+  }),
 }));
 
 builder.queryFields((t) => ({
@@ -126,7 +131,7 @@ builder.queryFields((t) => ({
     args: {
       spaceId: t.arg.string({ required: true, description: 'ID of the space' }),
       pageId: t.arg.string({ required: true, description: 'ID of the page' }),
-      format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown' }),
+      format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown', extensions: constrained({ default: 'document' }) }),
       ...revisionReadArgs,
     },
     resolve: async (_root, args, ctx) => getPage(ctx, await spaceContentSource(ctx, args.spaceId), args.pageId, args.format ?? 'document', args.computed ?? true),

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import type { Context } from '../../core/context.ts';
 import { RevisionFileRef } from './content.schema.ts';
 import { documentLoader, pageTreeLoader, revisionFilesLoader, revisionLoader, type RevisionKey } from './content.loaders.ts';
@@ -24,7 +25,7 @@ export const RevisionTypeEnum = builder.enumType('RevisionType', {
 });
 
 const ContentPageUrls = builder.simpleObject('ContentPageUrls', {
-  fields: (t) => ({ app: t.string({ description: 'The page in the application' }) }),
+  fields: (t) => ({ app: t.string({ description: 'The page in the application', extensions: constrained({ format: 'uri' }) }) }),
 });
 
 /** The markdown of a document page (groups and links have no body, whatever their row holds). */

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { listSpaceFieldValues, setSpaceFieldValues, type SpaceFieldValue } from './custom-field-value.service.ts';
 import {
@@ -8,6 +9,7 @@ import {
   listCustomFields,
   MAX_OPTION_LENGTH,
   MAX_OPTIONS,
+  NAME_PATTERN,
   updateCustomField,
 } from './custom-field.service.ts';
 import { stringEnumScalar } from '../../graphql/string-enum.ts';
@@ -21,7 +23,7 @@ const CustomFieldTypeScalar = stringEnumScalar(
 );
 
 const CustomFieldUrls = builder.simpleObject('CustomFieldUrls', {
-  fields: (t) => ({ location: t.string({ description: 'URL of the custom field in the API' }) }),
+  fields: (t) => ({ location: t.string({ description: 'URL of the custom field in the API', extensions: constrained({ format: 'uri' }) }) }),
 });
 
 /**
@@ -80,11 +82,12 @@ const fieldPath = builder.args((t) => ({
 }));
 const spacePath = builder.args((t) => ({ spaceId: t.string({ required: true, description: 'ID of the space' }) }));
 const texts = builder.args((t) => ({
-  title: t.string({ description: 'Title (max 100)' }),
-  description: t.string({ description: 'Description (max 200)' }),
-  placeholder: t.string({ description: 'Placeholder (max 100)' }),
+  title: t.string({ description: 'Title (max 100)', extensions: constrained({ maxLength: 100 }) }),
+  description: t.string({ description: 'Description (max 200)', extensions: constrained({ maxLength: 200 }) }),
+  placeholder: t.string({ description: 'Placeholder (max 100)', extensions: constrained({ maxLength: 100 }) }),
 }));
 const optionsDescription = `1..${MAX_OPTIONS} distinct, non-empty choices of at most ${MAX_OPTION_LENGTH} characters`;
+const optionsConstraints = constrained({ minItems: 1, maxItems: MAX_OPTIONS, items: { minLength: 1, maxLength: MAX_OPTION_LENGTH } });
 
 builder.queryFields((t) => ({
   organizationCustomFields: t.field({
@@ -113,10 +116,17 @@ builder.mutationFields((t) => ({
     description: 'Create a custom field (organization admins only)',
     args: {
       ...organizationPath,
-      name: t.arg.string({ required: true, description: 'Name, unique in the organization (1..50, ^[a-z_\\-0-9]+$)' }),
+      name: t.arg.string({
+        required: true,
+        description: 'Name, unique in the organization (1..50, ^[a-z_\\-0-9]+$)',
+        extensions: constrained({ minLength: 1, maxLength: 50, pattern: NAME_PATTERN.source }),
+      }),
       type: t.arg({ type: CustomFieldTypeScalar, required: true, description: 'Type of the values' }),
       ...texts,
-      options: t.arg.stringList({ description: `Required for select and multi-select fields, refused for others: ${optionsDescription}` }),
+      options: t.arg.stringList({
+        description: `Required for select and multi-select fields, refused for others: ${optionsDescription}`,
+        extensions: optionsConstraints,
+      }),
     },
     resolve: (_root, { organizationId, ...input }, ctx) => createCustomField(ctx, organizationId, { ...input, type: input.type as string }),
   }),
@@ -128,6 +138,7 @@ builder.mutationFields((t) => ({
       ...texts,
       options: t.arg.stringList({
         description: `Select and multi-select fields only: ${optionsDescription}. A removed option is removed from every space's value`,
+        extensions: optionsConstraints,
       }),
     },
     resolve: (_root, { organizationId, fieldName, ...input }, ctx) => updateCustomField(ctx, organizationId, fieldName, input),

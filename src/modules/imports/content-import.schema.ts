@@ -1,5 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
-import { importIntoChangeRequest, importIntoSpace, IMPORT_SOURCES, type ImportResult } from './content-import.service.ts';
+import { constrained } from '../../graphql/constraints.ts';
+import { importIntoChangeRequest, importIntoSpace, IMPORT_SOURCES, MAX_URL, type ImportResult } from './content-import.service.ts';
 
 const ContentImportSourceEnum = builder.enumType('ContentImportSource', {
   description: 'What is imported: `website`, a site crawled from a URL',
@@ -16,7 +17,11 @@ const ContentImportResultRef = builder.objectRef<ImportResult>('ContentImportRes
 });
 
 const importArgs = builder.args((t) => ({
-  url: t.string({ required: true, description: 'Where to start: an absolute http(s) URL (at most 2048 characters)' }),
+  url: t.string({
+    required: true,
+    description: 'Where to start: an absolute http(s) URL (at most 2048 characters)',
+    extensions: constrained({ maxLength: MAX_URL, format: 'uri' }),
+  }),
   source: t.field({ type: ContentImportSourceEnum, required: true, description: '`website`' }),
 }));
 

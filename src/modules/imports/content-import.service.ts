@@ -35,7 +35,7 @@ export interface ImportResult {
 }
 
 export const IMPORT_SOURCES = ['website'] as const;
-const MAX_URL = 2048;
+export const MAX_URL = 2048;
 
 function checkInput(input: ImportInput): URL {
   if (!(IMPORT_SOURCES as readonly string[]).includes(input.source)) {

@@ -25,7 +25,8 @@ export const MAX_IMAGE_BYTES = 1024 * 1024;
 /** Largest script (a bundled integration is far smaller). */
 export const MAX_SCRIPT_BYTES = 5 * 1024 * 1024;
 
-const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
+export const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const base64 = z.string().regex(BASE64, 'base64');
 const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
 const block = z.looseObject({
   id: z.string().min(1).max(100),

@@ -1,6 +1,7 @@
 import type { IntegrationInstallation } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
 import { can } from '../../core/authorization.ts';
 import { signedFileUrl } from '../content/file-urls.ts';
@@ -8,16 +9,25 @@ import { OrganizationRef } from '../organizations/organization.schema.ts';
 import { organizationActor } from '../organizations/organization.access.ts';
 import { installIntegration, listInstallations } from './installation.service.ts';
 import { integrationPolicy } from './integration.policy.ts';
+import {
+  BASE64,
+  INTEGRATION_CATEGORIES,
+  INTEGRATION_SCOPES,
+  INTEGRATION_TARGETS,
+  INTEGRATION_VISIBILITIES,
+  NAME_PATTERN,
+} from './integration-inputs.ts';
 import { integrationFor, listIntegrations, publishIntegration, unpublishIntegration } from './integration.service.ts';
 
+const uri = constrained({ format: 'uri' });
 const IntegrationUrls = builder.simpleObject('IntegrationUrls', {
   fields: (t) => ({
-    location: t.string(),
-    app: t.string(),
-    assets: t.string(),
-    publicEndpoint: t.string({ description: 'Where the integration would answer: this server runs no integration script' }),
-    publicContentEndpoint: t.string(),
-    icon: t.string({ nullable: true, description: 'Serves its icon (a signed URL, valid for one to two hours)' }),
+    location: t.string({ extensions: uri }),
+    app: t.string({ extensions: uri }),
+    assets: t.string({ extensions: uri }),
+    publicEndpoint: t.string({ description: 'Where the integration would answer: this server runs no integration script', extensions: uri }),
+    publicContentEndpoint: t.string({ extensions: uri }),
+    icon: t.string({ nullable: true, description: 'Serves its icon (a signed URL, valid for one to two hours)', extensions: uri }),
   }),
 });
 const IntegrationPermissions = builder.simpleObject('IntegrationPermissions', { fields: (t) => ({ admin: t.boolean(), install: t.boolean() }) });
@@ -34,7 +44,7 @@ const imageUrl = (ctx: Context, hash: string, name: string, contentType: string)
 export const IntegrationRef = builder.prismaObject('Integration', {
   description: 'An integration, published by an organization; its script is stored, not run',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'integration' }),
+    object: t.string({ extensions: constrained({ enum: ['integration'] }), resolve: () => 'integration' }),
     name: t.exposeString('name'),
     version: t.exposeInt('version', { description: 'Bumped each time it is published again' }),
     title: t.exposeString('title'),
@@ -79,7 +89,12 @@ const IntegrationList = listType('Integration', IntegrationRef);
 
 const InstallationTarget = builder.simpleObject('IntegrationInstallationTarget', { fields: (t) => ({ organization: t.string() }) });
 const InstallationUrls = builder.simpleObject('IntegrationInstallationUrls', {
-  fields: (t) => ({ location: t.string(), app: t.string(), publicEndpoint: t.string(), publicContentEndpoint: t.string() }),
+  fields: (t) => ({
+    location: t.string({ extensions: uri }),
+    app: t.string({ extensions: uri }),
+    publicEndpoint: t.string({ extensions: uri }),
+    publicContentEndpoint: t.string({ extensions: uri }),
+  }),
 });
 const InstallationRef = builder.objectRef<IntegrationInstallation>('IntegrationInstallation').implement({
   description: 'An integration installed in an organization',
@@ -107,7 +122,11 @@ const InstallationRef = builder.objectRef<IntegrationInstallation>('IntegrationI
 });
 const InstallationList = listType('IntegrationInstallation', InstallationRef);
 
-const namePath = builder.args((t) => ({ integrationName: t.string({ required: true, description: 'Name of the integration (at most 100: letters, digits, "-", "_", ".")' }) }));
+/** What the services check (integration.service.ts, integration-inputs.ts, installation.service.ts). */
+const nameBounds = constrained({ minLength: 1, maxLength: 100, pattern: NAME_PATTERN.source });
+const namePath = builder.args((t) => ({
+  integrationName: t.string({ required: true, description: 'Name of the integration (at most 100: letters, digits, "-", "_", ".")', extensions: nameBounds }),
+}));
 
 builder.queryFields((t) => ({
   integrations: t.field({
@@ -115,9 +134,12 @@ builder.queryFields((t) => ({
     description: "Public integrations and those of the caller's organizations, by name",
     args: {
       ...listArgs,
-      search: t.arg.string({ description: 'Only those whose name or title contains this' }),
-      category: t.arg.string({ description: 'Only those of this category' }),
-      blockDomain: t.arg.string({ description: 'Only those with a block unfurling links of this host (at most 100: letters, digits, "-", "_", ".")' }),
+      search: t.arg.string({ description: 'Only those whose name or title contains this', extensions: constrained({ maxLength: 100 }) }),
+      category: t.arg.string({ description: 'Only those of this category', extensions: constrained({ enum: INTEGRATION_CATEGORIES }) }),
+      blockDomain: t.arg.string({
+        description: 'Only those with a block unfurling links of this host (at most 100: letters, digits, "-", "_", ".")',
+        extensions: nameBounds,
+      }),
       blocks: t.arg.boolean({ description: 'Only those with (true) or without (false) blocks' }),
       contentSources: t.arg.boolean({ description: 'Only those with (true) or without (false) content sources' }),
       owner: t.arg.string({ description: 'Only those of this organization' }),
@@ -133,7 +155,7 @@ builder.queryFields((t) => ({
   integrationInstallations: t.field({
     type: InstallationList,
     description: "An integration's installations: all of them for its owners, else those of organizations the caller administers",
-    args: { ...namePath, ...listArgs, externalId: t.arg.string({ description: 'Only those with this external ID' }) },
+    args: { ...namePath, ...listArgs, externalId: t.arg.string({ description: 'Only those with this external ID', extensions: constrained({ minLength: 1, maxLength: 200 }) }) },
     resolve: (_root, { integrationName, ...args }, ctx) => listInstallations(ctx, integrationName, args),
   }),
 }));
@@ -144,24 +166,38 @@ builder.mutationFields((t) => ({
     description: "Publish an integration, or publish it again (its organization's admins); the script is stored, not run",
     args: {
       ...namePath,
-      title: t.arg.string({ required: true, description: '2..30 characters' }),
-      description: t.arg.string({ required: true, description: 'At most 100 characters ("" allowed)' }),
-      summary: t.arg.string({ description: 'At most 2048 characters (markdown)' }),
-      icon: t.arg.string({ description: 'A base64 image (at most 1 MB)' }),
-      previewImages: t.arg.stringList({ description: 'At most 3 base64 images' }),
-      visibility: t.arg.string({ description: 'public, private (default) or unlisted' }),
-      target: t.arg.string({ description: 'all (default), site, space or organization' }),
-      scopes: t.arg.stringList({ required: true, description: "GitBook's integration scopes" }),
-      categories: t.arg.stringList({ description: 'analytics, collaboration, content, marketing, visitor-auth, other, gitsync' }),
-      blocks: t.arg({ type: 'JSON', description: '[{ id, title, description, icon, urlUnfurl, markdown }]' }),
-      contentSources: t.arg({ type: 'JSON', description: '[{ id, title, description, icon, configuration: { componentId } }]' }),
-      externalLinks: t.arg({ type: 'JSON', description: 'At most 5 { url, label }' }),
+      title: t.arg.string({ required: true, description: '2..30 characters', extensions: constrained({ minLength: 2, maxLength: 30 }) }),
+      description: t.arg.string({ required: true, description: 'At most 100 characters ("" allowed)', extensions: constrained({ maxLength: 100 }) }),
+      summary: t.arg.string({ description: 'At most 2048 characters (markdown)', extensions: constrained({ maxLength: 2048 }) }),
+      icon: t.arg.string({ description: 'A base64 image (at most 1 MB)', extensions: constrained({ pattern: BASE64.source }) }),
+      previewImages: t.arg.stringList({ description: 'At most 3 base64 images', extensions: constrained({ maxItems: 3, items: { pattern: BASE64.source } }) }),
+      visibility: t.arg.string({
+        description: 'public, private (default) or unlisted',
+        extensions: constrained({ enum: INTEGRATION_VISIBILITIES, default: 'private' }),
+      }),
+      target: t.arg.string({ description: 'all (default), site, space or organization', extensions: constrained({ enum: INTEGRATION_TARGETS, default: 'all' }) }),
+      scopes: t.arg.stringList({ required: true, description: "GitBook's integration scopes", extensions: constrained({ maxItems: INTEGRATION_SCOPES.length }) }),
+      categories: t.arg.stringList({
+        description: 'analytics, collaboration, content, marketing, visitor-auth, other, gitsync',
+        extensions: constrained({ maxItems: INTEGRATION_CATEGORIES.length }),
+      }),
+      blocks: t.arg({ type: 'JSON', description: '[{ id, title, description, icon, urlUnfurl, markdown }]', extensions: constrained({ maxItems: 50 }) }),
+      contentSources: t.arg({
+        type: 'JSON',
+        description: '[{ id, title, description, icon, configuration: { componentId } }]',
+        extensions: constrained({ maxItems: 50 }),
+      }),
+      externalLinks: t.arg({ type: 'JSON', description: 'At most 5 { url, label }', extensions: constrained({ maxItems: 5 }) }),
       configurations: t.arg({ type: 'JSON', description: '{ account, space, site }' }),
-      script: t.arg.string({ required: true, description: 'The script (stored, not run)' }),
-      organization: t.arg.string({ required: true, description: 'ID or hostname of the organization publishing it (the caller administers it)' }),
+      script: t.arg.string({ required: true, description: 'The script (stored, not run)', extensions: constrained({ minLength: 1 }) }),
+      organization: t.arg.string({
+        required: true,
+        description: 'ID or hostname of the organization publishing it (the caller administers it)',
+        extensions: constrained({ minLength: 1, maxLength: 100 }),
+      }),
       secrets: t.arg({ type: 'JSON', description: 'At most 20 string values, stored encrypted, never answered' }),
       contentSecurityPolicy: t.arg({ type: 'JSON', description: 'A string, or a map of directives' }),
-      runtime: t.arg.string({ description: 'v1 (default) or v2' }),
+      runtime: t.arg.string({ description: 'v1 (default) or v2', extensions: constrained({ enum: ['v1', 'v2'], default: 'v1' }) }),
     },
     resolve: (_root, { integrationName, ...body }, ctx, info) => publishIntegration(ctx, integrationName, dropNulls(body), recordQuery(ctx, info)),
   }),

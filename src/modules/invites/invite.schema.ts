@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { RoleEnum } from '../organizations/role.schema.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { restNull } from '../../graphql/rest-fields.ts';
@@ -11,6 +12,7 @@ import {
   joinOrganization,
   listLinkInvites,
   listViewerInvitations,
+  MAX_EMAILS_PER_CALL,
   updateLinkInvite,
 } from './invite.service.ts';
 
@@ -19,7 +21,7 @@ export const LinkInviteRef = builder.prismaObject('LinkInvite', {
   name: 'Invite',
   description: 'An invite link to an organization',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'invite' }),
+    object: t.string({ extensions: constrained({ enum: ['invite'] }), resolve: () => 'invite' }),
     id: t.exposeID('id'),
     role: t.expose('role', { type: RoleEnum, nullable: true, extensions: restNull }),
   }),
@@ -30,7 +32,7 @@ export const InvitationRef = builder.prismaObject('Invite', {
   name: 'Invitation',
   description: 'An e-mail invitation to join an organization',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'invitation' }),
+    object: t.string({ extensions: constrained({ enum: ['invitation'] }), resolve: () => 'invitation' }),
     id: t.exposeID('id', { description: 'Pass it to POST /orgs/{organizationId}/invites/{inviteId} to join' }),
     organization: t.relation('organization', { type: OrganizationRef }),
     role: t.expose('role', { type: RoleEnum, nullable: true, extensions: restNull }),
@@ -85,9 +87,13 @@ builder.mutationFields((t) => ({
     description: 'Invite people by e-mail (admins only)',
     args: {
       ...organizationPath,
-      emails: t.arg.stringList({ required: true, description: 'E-mail addresses (1..100, de-duplicated)' }),
+      emails: t.arg.stringList({
+        required: true,
+        description: 'E-mail addresses (1..100, de-duplicated)',
+        extensions: constrained({ minItems: 1, maxItems: MAX_EMAILS_PER_CALL, items: { format: 'email' } }),
+      }),
       role: t.arg({ type: RoleEnum, description: "Role of the invitees (default: the organization's defaultRole)" }),
-      sso: t.arg.boolean({ description: 'Require the invitees to sign in with SSO (default false)' }),
+      sso: t.arg.boolean({ description: 'Require the invitees to sign in with SSO (default false)', extensions: constrained({ default: false }) }),
     },
     resolve: (_root, { organizationId, ...input }, ctx) => inviteByEmail(ctx, organizationId, input),
   }),

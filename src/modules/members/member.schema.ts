@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { RoleEnum } from '../organizations/role.schema.ts';
 import { ROLES } from '../organizations/roles.ts';
 import { listArgs, listItemsQuery, listType, OrderEnum, recordQuery } from '../../graphql/list.ts';
@@ -26,7 +27,7 @@ export const MemberSortEnum = builder.enumType('MemberSort', {
 export const MemberRef = builder.prismaObject('Member', {
   description: 'Membership of a user in an organization',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'member' }),
+    object: t.string({ extensions: constrained({ enum: ['member'] }), resolve: () => 'member' }),
     id: t.exposeID('userId', { description: 'ID of the member: the ID of the user' }),
     role: t.expose('role', { type: RoleEnum, nullable: true, description: 'null for guests', extensions: restNull }),
     user: t.relation('user', { type: UserRef }),
@@ -44,10 +45,10 @@ export const MemberList = listType('Member', MemberRef);
 /** Arguments of every members list (root field and `Organization.members`). */
 export const memberListArgs = builder.args((t) => ({
   ...listArgs,
-  order: t.field({ type: OrderEnum, description: 'Sort direction (default desc)' }),
+  order: t.field({ type: OrderEnum, description: 'Sort direction (default desc)', extensions: constrained({ default: 'desc' }) }),
   role: t.field({ type: MemberRoleFilterEnum, description: 'Only members with this role (guest: members without a role)' }),
-  search: t.string({ description: 'Matches display name and e-mail (case-insensitive)' }),
-  sort: t.field({ type: MemberSortEnum, description: 'Sort field (default joinedAt)' }),
+  search: t.string({ description: 'Matches display name and e-mail (case-insensitive)', extensions: constrained({ maxLength: 512 }) }),
+  sort: t.field({ type: MemberSortEnum, description: 'Sort field (default joinedAt)', extensions: constrained({ default: 'joinedAt' }) }),
 }));
 
 const memberPath = builder.args((t) => ({

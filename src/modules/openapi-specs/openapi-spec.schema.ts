@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
-import { createSpec, deleteSpec, getSpec, listSpecs, MAX_SPEC_TEXT_BYTES, putSpec, type SpecView } from './openapi-spec.service.ts';
+import { createSpec, deleteSpec, getSpec, listSpecs, MAX_SPEC_TEXT_BYTES, putSpec, SLUG_PATTERN, type SpecView } from './openapi-spec.service.ts';
 
 const ProcessingStateEnum = builder.enumType('OpenAPISpecProcessingState', {
   description: 'pending (its source changed), progress (being processed), complete (processed; see lastProcessErrorCode)',
@@ -12,17 +13,23 @@ const ErrorCodeEnum = builder.enumType('OpenAPISpecProcessingErrorCode', {
 });
 const SpecError = builder.simpleObject('OpenAPISpecProcessingError', { fields: (t) => ({ message: t.string() }) });
 const SpecPermissions = builder.simpleObject('OpenAPISpecPermissions', { fields: (t) => ({ view: t.boolean(), edit: t.boolean() }) });
-const SpecUrls = builder.simpleObject('OpenAPISpecUrls', { fields: (t) => ({ location: t.string(), app: t.string() }) });
+const uri = constrained({ format: 'uri' });
+const SpecUrls = builder.simpleObject('OpenAPISpecUrls', { fields: (t) => ({ location: t.string({ extensions: uri }), app: t.string({ extensions: uri }) }) });
 
 const processingErrors = (spec: SpecView) => (Array.isArray(spec.lastProcessedErrors) ? (spec.lastProcessedErrors as { message: string }[]) : []);
 
 const SpecRef = builder.objectRef<SpecView>('OpenAPISpec').implement({
   description: 'An OpenAPI specification of the organization, processed in the background after each change of its source',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'openapi-spec' }),
+    object: t.string({ extensions: constrained({ enum: ['openapi-spec'] }), resolve: () => 'openapi-spec' }),
     id: t.exposeString('id'),
     slug: t.exposeString('slug'),
-    sourceURL: t.string({ nullable: true, description: 'Where it is fetched from (specs given as text have none)', resolve: (s) => s.sourceUrl }),
+    sourceURL: t.string({
+      nullable: true,
+      description: 'Where it is fetched from (specs given as text have none)',
+      extensions: constrained({ format: 'uri', maxLength: 2048 }),
+      resolve: (s) => s.sourceUrl,
+    }),
     processingState: t.field({ type: ProcessingStateEnum, resolve: (s) => s.processingState }),
     lastProcessedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.lastProcessedAt }),
     lastProcessErrorCode: t.field({ type: ErrorCodeEnum, nullable: true, resolve: (s) => s.lastProcessErrorCode }),
@@ -68,7 +75,11 @@ builder.mutationFields((t) => ({
     description: 'Create an OpenAPI spec, pending until processed (organization admins)',
     args: {
       ...organizationPath,
-      slug: t.arg.string({ required: true, description: 'Unique in the organization: 1..100, lower-case words joined by "-"' }),
+      slug: t.arg.string({
+        required: true,
+        description: 'Unique in the organization: 1..100, lower-case words joined by "-"',
+        extensions: constrained({ minLength: 1, maxLength: 100, pattern: SLUG_PATTERN.source }),
+      }),
       source: t.arg({ type: 'JSON', required: true, description: SOURCE }),
     },
     resolve: (_root, { organizationId, slug, source }, ctx) => createSpec(ctx, organizationId, { slug, source }),

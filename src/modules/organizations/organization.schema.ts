@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { RoleEnum } from './role.schema.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { monthlyPeriodEnd } from '../../lib/billing-period.ts';
@@ -9,13 +10,18 @@ import {
   createOrganization,
   listOrganizationsForViewer,
   MAX_EMAIL_DOMAIN_ORGANIZATIONS,
+  MAX_EMAIL_DOMAINS,
   organizationsForEmailDomain,
   updateOrganization,
 } from './organization.service.ts';
 import { organizationActor, organizationForMember, organizationPermissions } from './organization.access.ts';
 
 const OrganizationUrls = builder.simpleObject('OrganizationUrls', {
-  fields: (t) => ({ location: t.string(), app: t.string(), logo: t.string() }),
+  fields: (t) => ({
+    location: t.string({ extensions: constrained({ format: 'uri' }) }),
+    app: t.string({ extensions: constrained({ format: 'uri' }) }),
+    logo: t.string(),
+  }),
 });
 const OrganizationPermissions = builder.simpleObject('OrganizationPermissions', {
   fields: (t) => ({
@@ -45,13 +51,13 @@ const OrganizationBilling = builder.simpleObject('OrganizationBilling', {
 });
 const OrganizationBlocked = builder.simpleObject('OrganizationBlocked', { fields: (t) => ({ reason: t.string() }) });
 const DefaultContent = builder.simpleObject('OrganizationDefaultContent', {
-  fields: (t) => ({ type: t.string(), site: t.string() }),
+  fields: (t) => ({ type: t.string({ extensions: constrained({ enum: ['site'] }) }), site: t.string() }),
 });
 
 export const OrganizationRef = builder.prismaObject('Organization', {
   description: 'An organization: owns members, teams, collections, spaces and sites',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'organization' }),
+    object: t.string({ extensions: constrained({ enum: ['organization'] }), resolve: () => 'organization' }),
     id: t.exposeID('id'),
     title: t.exposeString('title'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -123,22 +129,32 @@ builder.queryFields((t) => ({
       fields: (f) => ({ organizations: f.field({ type: [OrganizationRef], extensions: { listSize: MAX_EMAIL_DOMAIN_ORGANIZATIONS } }) }),
     }),
     description: "Organizations that declare this e-mail domain (only for callers whose e-mail is on it)",
-    args: { emailDomain: t.arg.string({ required: true, description: 'E-mail domain, e.g. example.com' }) },
+    args: {
+      emailDomain: t.arg.string({ required: true, description: 'E-mail domain, e.g. example.com', extensions: constrained({ maxLength: 253, format: 'hostname' }) }),
+    },
     resolve: async (_root, args, ctx) => ({ organizations: await organizationsForEmailDomain(ctx, args.emailDomain) }),
   }),
 }));
 
 const DefaultContentInput = builder.inputType('OrganizationDefaultContentInput', {
-  fields: (t) => ({ type: t.string({ required: true }), site: t.string({ required: true }) }),
+  fields: (t) => ({
+    type: t.string({ required: true, extensions: constrained({ enum: ['site'] }) }),
+    site: t.string({ required: true }),
+  }),
 });
+
+/** An organization's title: 2..255 characters, no leading or trailing white space (organization.service.ts). */
+const titleConstraints = constrained({ minLength: 2, maxLength: 255, pattern: '^\\S([\\s\\S]*\\S)?$' });
+/** At most MAX_EMAIL_DOMAINS e-mail domains, each a domain name. */
+const emailDomainsConstraints = constrained({ maxItems: MAX_EMAIL_DOMAINS, items: { format: 'hostname' } });
 
 builder.mutationFields((t) => ({
   createOrganization: t.field({
     type: OrganizationRef,
     description: 'Create an organization; the caller becomes its admin',
     args: {
-      title: t.arg.string({ required: true, description: 'Name of the organization (2..255)' }),
-      emailDomains: t.arg.stringList({ description: 'E-mail domains whose users may find and join the organization' }),
+      title: t.arg.string({ required: true, description: 'Name of the organization (2..255)', extensions: titleConstraints }),
+      emailDomains: t.arg.stringList({ description: 'E-mail domains whose users may find and join the organization', extensions: emailDomainsConstraints }),
     },
     resolve: (_root, args, ctx) => createOrganization(ctx, args),
   }),
@@ -147,12 +163,15 @@ builder.mutationFields((t) => ({
     description: 'Update an organization (admins only)',
     args: {
       organizationId: t.arg.string({ required: true, description: 'ID of the organization' }),
-      title: t.arg.string({ description: 'Name (2..255)' }),
-      emailDomains: t.arg.stringList({ description: 'E-mail domains of the organization' }),
-      hostname: t.arg.string({ description: 'Default hostname (3..32)' }),
+      title: t.arg.string({ description: 'Name (2..255)', extensions: titleConstraints }),
+      emailDomains: t.arg.stringList({ description: 'E-mail domains of the organization', extensions: emailDomainsConstraints }),
+      hostname: t.arg.string({
+        description: 'Default hostname (3..32)',
+        extensions: constrained({ minLength: 3, maxLength: 32, pattern: '^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$' }),
+      }),
       defaultRole: t.arg({ type: RoleEnum, description: 'Role given to new members; null = guest' }),
       defaultContent: t.arg({ type: DefaultContentInput, description: '`{ type: "site", site }` or null' }),
-      logo: t.arg.string({ description: 'URL of the logo' }),
+      logo: t.arg.string({ description: 'URL of the logo', extensions: constrained({ format: 'uri', maxLength: 2048 }) }),
       sso: t.arg.boolean({ description: 'Enforce SSO organization-wide' }),
       ai: t.arg.boolean({ description: 'Enable AI features' }),
       inviteLinks: t.arg.boolean({ description: 'Enable invite links' }),

@@ -11,7 +11,7 @@ import { organizationCreationPolicy } from './organization.policy.ts';
 
 const TITLE_PATTERN = /^\S(.*\S)?$/s;
 const HOSTNAME_PATTERN = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
-const MAX_EMAIL_DOMAINS = 100;
+export const MAX_EMAIL_DOMAINS = 100;
 
 function checkTitle(title: string | null | undefined) {
   rejectNull('title', title);

@@ -1,11 +1,12 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import type { PageResult, SectionResult } from './search-results.ts';
 import { PAGES_PER_SPACE, searchOrganization, searchSpace, type SpaceResult } from './search.service.ts';
 import { MAX_QUERY_LENGTH } from './search-query.ts';
 
 const SearchUrls = builder.simpleObject('SearchResultUrls', {
-  fields: (t) => ({ app: t.string({ description: 'Where the result is in the application' }) }),
+  fields: (t) => ({ app: t.string({ description: 'Where the result is in the application', extensions: constrained({ format: 'uri' }) }) }),
 });
 
 const SearchAncestor = builder.simpleObject('SearchPageAncestor', { fields: (t) => ({ title: t.string() }) });
@@ -56,6 +57,7 @@ const SearchSpaceResultList = listType('SearchSpaceResult', SearchSpaceResultRef
 const searchArgs = builder.args((t) => ({
   query: t.string({
     required: true,
+    extensions: constrained({ minLength: 1, maxLength: MAX_QUERY_LENGTH }),
     description: `What to find (1..${MAX_QUERY_LENGTH} characters): words (all must match), "quoted phrases", -excluded words, or; the last word also matches as a prefix`,
   }),
   ...listArgs,

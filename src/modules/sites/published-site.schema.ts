@@ -1,8 +1,9 @@
 import type { Site, SiteSection } from '../../generated/prisma/client.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { siteCustomization } from './published-site.ts';
-import { SiteSectionRef } from './site-section.schema.ts';
+import { shareKeyBounds, SiteSectionRef } from './site-section.schema.ts';
 import { SiteRef, sitePath } from './site.schema.ts';
 import { visitorSite } from './site-visitors.ts';
 
@@ -18,7 +19,7 @@ const SiteStructure = builder.simpleObject('PublishedSiteStructure', {
 const PublishedSiteRef = builder.objectRef<PublishedSite>('PublishedContentSite').implement({
   description: 'What a published site shows: the site, its sections and its customization',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'published-content-site' }),
+    object: t.string({ extensions: constrained({ enum: ['published-content-site'] }), resolve: () => 'published-content-site' }),
     site: t.field({ type: SiteRef, resolve: (p) => p.site }),
     structure: t.field({ type: SiteStructure, resolve: (p) => ({ type: 'sections', structure: p.sections }) }),
     customizations: t.field({
@@ -34,7 +35,7 @@ builder.queryFields((t) => ({
   publishedSite: t.field({
     type: PublishedSiteRef,
     description: "A site as its audience sees it: members; anyone once it is published for them (a share-link site: with shareKey)",
-    args: { ...sitePath, shareKey: t.arg.string({ description: 'Key of an active share link of a share-link site' }) },
+    args: { ...sitePath, shareKey: t.arg.string({ description: 'Key of an active share link of a share-link site', extensions: shareKeyBounds }) },
     resolve: async (_root, { organizationId, siteId, shareKey }, ctx, info) => {
       const found = await visitorSite(ctx, organizationId, siteId, shareKey);
       // The site and its sections with what the selection needs of them, in two statements.

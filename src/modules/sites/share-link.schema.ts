@@ -1,19 +1,25 @@
 import type { ShareLink, Site } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { createShareLink, deleteShareLink, listShareLinks, updateShareLink } from './share-link.service.ts';
 import { sitePath } from './site.schema.ts';
 import { sitePublicationUrl } from './site-urls.ts';
 
 const ShareLinkUrls = builder.simpleObject('ShareLinkUrls', {
-  fields: (t) => ({ published: t.string({ description: "The site's address with the link's key: opens a share-link site once it is published" }) }),
+  fields: (t) => ({
+    published: t.string({
+      description: "The site's address with the link's key: opens a share-link site once it is published",
+      extensions: constrained({ format: 'uri' }),
+    }),
+  }),
 });
 
 /** Share links are read with their site (their URL is the site's). */
 const ShareLinkRef = builder.objectRef<ShareLink & { site: Site }>('ShareLink').implement({
   description: 'A secret link to a share-link site',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'share-link' }),
+    object: t.string({ extensions: constrained({ enum: ['share-link'] }), resolve: () => 'share-link' }),
     id: t.exposeString('id'),
     name: t.string({ nullable: true, resolve: (l) => l.name }),
     active: t.exposeBoolean('active', { description: 'An inactive link opens nothing' }),
@@ -25,6 +31,7 @@ const ShareLinkRef = builder.objectRef<ShareLink & { site: Site }>('ShareLink').
   }),
 });
 const ShareLinkList = listType('ShareLink', ShareLinkRef);
+const nameBounds = constrained({ maxLength: 50 });
 const linkPath = builder.args((t) => ({ ...sitePath, shareLinkId: t.string({ required: true, description: 'ID of the share link' }) }));
 
 builder.queryFields((t) => ({
@@ -40,13 +47,13 @@ builder.mutationFields((t) => ({
   createSiteShareLink: t.field({
     type: ShareLinkRef,
     description: 'Create a share link, active (the site\'s managers)',
-    args: { ...sitePath, name: t.arg.string({ required: true, description: 'At most 50 characters' }) },
+    args: { ...sitePath, name: t.arg.string({ required: true, description: 'At most 50 characters', extensions: nameBounds }) },
     resolve: (_root, { organizationId, siteId, name }, ctx) => createShareLink(ctx, organizationId, siteId, { name }),
   }),
   updateSiteShareLink: t.field({
     type: ShareLinkRef,
     description: 'Activate, deactivate or rename a share link (the site\'s managers)',
-    args: { ...linkPath, active: t.arg.boolean({ description: 'false: the link opens nothing' }), name: t.arg.string({ description: 'At most 50 characters' }) },
+    args: { ...linkPath, active: t.arg.boolean({ description: 'false: the link opens nothing' }), name: t.arg.string({ description: 'At most 50 characters', extensions: nameBounds }) },
     resolve: (_root, { organizationId, siteId, shareLinkId, ...input }, ctx) => updateShareLink(ctx, organizationId, siteId, shareLinkId, input),
   }),
   deleteSiteShareLink: t.boolean({

@@ -14,9 +14,11 @@ export const fromApiSiteType = (t: string): SiteType => t.replace('-', '_') as S
 
 export const MAX_SITE_TITLE = 128;
 /** A basename is the last segment of the site's published URL. */
-const BASENAME = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
+export const BASENAME = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
 /** GitBook's SiteProxyOrigin: a host and at least one path segment, no scheme (`example.com/docs`). */
-const PROXY = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
+export const PROXY = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
+/** A section's path in its site. */
+export const SECTION_PATH = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
 
 export function checkSiteTitle(title: string | null | undefined) {
   rejectNull('title', title);
@@ -43,7 +45,7 @@ export function checkSectionTitle(title: string | null | undefined, creating = f
 export function checkSectionPath(path: string | null | undefined) {
   rejectNull('path', path);
   checkLength('path', path, 1, 100);
-  checkPattern('path', path, /^[A-Za-z0-9][A-Za-z0-9._~-]*$/, 'letters, digits, ".", "_", "~" and "-", starting with a letter or digit');
+  checkPattern('path', path, SECTION_PATH, 'letters, digits, ".", "_", "~" and "-", starting with a letter or digit');
 }
 
 export function checkIcon(icon: string | null | undefined) {

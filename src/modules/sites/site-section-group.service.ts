@@ -32,7 +32,7 @@ export const GROUP_ORDER: SortKey[] = [
   { field: 'id', direction: 'asc' },
 ];
 
-const MAX_GROUP_SECTIONS = 100;
+export const MAX_GROUP_SECTIONS = 100;
 
 export async function listSectionGroups(ctx: Context, organizationId: string, siteId: string, args: ListArgs, query?: ItemQuery) {
   const { site } = await siteFor(ctx, organizationId, siteId, 'read');

@@ -1,8 +1,20 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
 import { SpaceRef } from '../spaces/space.schema.ts';
-import { addSectionToGroup, createSectionGroup, deleteSectionGroup, listSectionGroups, moveSectionGroup, removeSectionFromGroup, updateSectionGroup } from './site-section-group.service.ts';
+import {
+  addSectionToGroup,
+  createSectionGroup,
+  deleteSectionGroup,
+  listSectionGroups,
+  MAX_GROUP_SECTIONS,
+  moveSectionGroup,
+  removeSectionFromGroup,
+  updateSectionGroup,
+} from './site-section-group.service.ts';
 import { addSection, deleteSection, listSections, moveSection, updateSection } from './site-section.service.ts';
+import { MAX_CONDITION } from './adaptive-content.ts';
+import { SECTION_PATH } from './site-inputs.ts';
 import { sitePath } from './site.schema.ts';
 import { sectionPublishedUrl } from './site-urls.ts';
 
@@ -10,13 +22,15 @@ const SITE_FOR_URLS = { select: { id: true, organizationId: true, basename: true
 const SECTION_ORDER = { orderBy: [{ position: 'asc' as const }, { id: 'asc' as const }] };
 
 const PublishedUrls = builder.simpleObject('SitePublishedUrls', {
-  fields: (t) => ({ published: t.string({ nullable: true, description: 'Where its audience reads it; only while the site is published' }) }),
+  fields: (t) => ({
+    published: t.string({ nullable: true, description: 'Where its audience reads it; only while the site is published', extensions: constrained({ format: 'uri' }) }),
+  }),
 });
 
 export const SiteSpaceRef = builder.prismaObject('SiteSpace', {
   description: 'A space published by a site, in one of its sections',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'site-space' }),
+    object: t.string({ extensions: constrained({ enum: ['site-space'] }), resolve: () => 'site-space' }),
     id: t.exposeID('id'),
     path: t.exposeString('path'),
     section: t.string({ nullable: true, description: 'ID of its section', resolve: (s) => s.sectionId }),
@@ -37,7 +51,7 @@ export const SiteSpaceRef = builder.prismaObject('SiteSpace', {
 export const SiteSectionRef = builder.prismaObject('SiteSection', {
   description: "A section of a site's navigation, publishing a space",
   fields: (t) => ({
-    object: t.string({ resolve: () => 'site-section' }),
+    object: t.string({ extensions: constrained({ enum: ['site-section'] }), resolve: () => 'site-section' }),
     id: t.exposeID('id'),
     title: t.exposeString('title', { description: '2..128 characters' }),
     description: t.exposeString('description', { nullable: true, description: 'At most 256 characters' }),
@@ -59,7 +73,7 @@ export const SiteSectionRef = builder.prismaObject('SiteSection', {
 export const SiteSectionGroupRef = builder.prismaObject('SiteSectionGroup', {
   description: "A heading of a site's navigation holding sections",
   fields: (t) => ({
-    object: t.string({ resolve: () => 'site-section-group' }),
+    object: t.string({ extensions: constrained({ enum: ['site-section-group'] }), resolve: () => 'site-section-group' }),
     id: t.exposeID('id'),
     title: t.exposeString('title', { description: '1..100 characters' }),
     icon: t.exposeString('icon', { nullable: true }),
@@ -74,7 +88,7 @@ const SiteSectionGroupList = listType('SiteSectionGroup', SiteSectionGroupRef);
 
 const SectionPointer = builder.inputType('SiteSectionPointerInput', {
   description: '{ type: "site-section", siteSection }',
-  fields: (t) => ({ type: t.string({ required: true }), siteSection: t.string({ required: true }) }),
+  fields: (t) => ({ type: t.string({ required: true, extensions: constrained({ enum: ['site-section'] }) }), siteSection: t.string({ required: true }) }),
 });
 const SectionPosition = builder.inputType('SiteSectionPositionInput', {
   description: 'Before or after a section of the site',
@@ -82,12 +96,20 @@ const SectionPosition = builder.inputType('SiteSectionPositionInput', {
 });
 const GroupPointer = builder.inputType('SiteSectionGroupPointerInput', {
   description: '{ type: "site-section" | "site-section-group", id }',
-  fields: (t) => ({ type: t.string({ required: true }), id: t.string({ required: true }) }),
+  fields: (t) => ({
+    type: t.string({ required: true, extensions: constrained({ enum: ['site-section', 'site-section-group'] }) }),
+    id: t.string({ required: true }),
+  }),
 });
 const GroupPosition = builder.inputType('SiteSectionGroupPositionInput', {
   description: 'Before or after a section (its group, when it is in one) or a group of the site',
   fields: (t) => ({ before: t.field({ type: GroupPointer }), after: t.field({ type: GroupPointer }) }),
 });
+
+/** What the services check (site-inputs.ts, site-visitors.ts). */
+export const shareKeyBounds = constrained({ minLength: 1, maxLength: 256 });
+const iconBounds = constrained({ minLength: 1, maxLength: 50 });
+const groupTitleBounds = constrained({ minLength: 1, maxLength: 100 });
 
 const sectionPath = builder.args((t) => ({ ...sitePath, siteSectionId: t.string({ required: true, description: 'ID of the section' }) }));
 const groupPath = builder.args((t) => ({ ...sitePath, siteSectionGroupId: t.string({ required: true, description: 'ID of the section group' }) }));
@@ -96,7 +118,7 @@ builder.queryFields((t) => ({
   siteSections: t.field({
     type: SiteSectionList,
     description: "A site's sections in navigation order: members; anyone once it is published for them (a share-link site: with shareKey)",
-    args: { ...sitePath, ...listArgs, shareKey: t.arg.string({ description: 'Key of an active share link of a share-link site' }) },
+    args: { ...sitePath, ...listArgs, shareKey: t.arg.string({ description: 'Key of an active share link of a share-link site', extensions: shareKeyBounds }) },
     resolve: (_root, { organizationId, siteId, ...args }, ctx, info) => listSections(ctx, organizationId, siteId, args, listItemsQuery(ctx, info)),
   }),
   siteSectionGroups: t.field({
@@ -114,7 +136,10 @@ builder.mutationFields((t) => ({
     args: {
       ...sitePath,
       spaceId: t.arg.string({ required: true, description: 'A space of the organization the caller can read' }),
-      title: t.arg.string({ description: "2..64 characters (default: the space's title); its path is made from it" }),
+      title: t.arg.string({
+        description: "2..64 characters (default: the space's title); its path is made from it",
+        extensions: constrained({ minLength: 2, maxLength: 64 }),
+      }),
     },
     resolve: (_root, { organizationId, siteId, ...input }, ctx, info) => addSection(ctx, organizationId, siteId, input, recordQuery(ctx, info)),
   }),
@@ -123,12 +148,18 @@ builder.mutationFields((t) => ({
     description: 'Change a section (its managers); null removes condition, description or icon',
     args: {
       ...sectionPath,
-      title: t.arg.string({ description: '2..128 characters' }),
-      path: t.arg.string({ description: '1..100 characters, unique in the site' }),
-      description: t.arg.string({ description: 'At most 256 characters' }),
-      icon: t.arg.string({ description: 'At most 50 characters' }),
+      title: t.arg.string({ description: '2..128 characters', extensions: constrained({ minLength: 2, maxLength: 128 }) }),
+      path: t.arg.string({
+        description: '1..100 characters, unique in the site',
+        extensions: constrained({ minLength: 1, maxLength: 100, pattern: SECTION_PATH.source }),
+      }),
+      description: t.arg.string({ description: 'At most 256 characters', extensions: constrained({ maxLength: 256 }) }),
+      icon: t.arg.string({ description: 'At most 50 characters', extensions: iconBounds }),
       defaultSiteSpace: t.arg.string({ description: 'A site space of the section: its default' }),
-      condition: t.arg.string({ description: 'Who sees it: an expression over visitor.claims (1..1024); null removes it' }),
+      condition: t.arg.string({
+        description: 'Who sees it: an expression over visitor.claims (1..1024); null removes it',
+        extensions: constrained({ minLength: 1, maxLength: MAX_CONDITION }),
+      }),
     },
     resolve: (_root, { organizationId, siteId, siteSectionId, ...input }, ctx, info) =>
       updateSection(ctx, organizationId, siteId, siteSectionId, input, recordQuery(ctx, info)),
@@ -150,16 +181,20 @@ builder.mutationFields((t) => ({
     description: 'Add a section group at the end of the site, holding `sections` (its managers)',
     args: {
       ...sitePath,
-      title: t.arg.string({ required: true, description: '1..100 characters' }),
-      icon: t.arg.string({ description: 'At most 50 characters' }),
-      sections: t.arg.stringList({ description: 'Sections of the site to put in it, in order' }),
+      title: t.arg.string({ required: true, description: '1..100 characters', extensions: groupTitleBounds }),
+      icon: t.arg.string({ description: 'At most 50 characters', extensions: iconBounds }),
+      sections: t.arg.stringList({ description: 'Sections of the site to put in it, in order', extensions: constrained({ maxItems: MAX_GROUP_SECTIONS }) }),
     },
     resolve: (_root, { organizationId, siteId, ...input }, ctx, info) => createSectionGroup(ctx, organizationId, siteId, input, recordQuery(ctx, info)),
   }),
   updateSiteSectionGroup: t.field({
     type: SiteSectionGroupRef,
     description: 'Change a section group (its managers)',
-    args: { ...groupPath, title: t.arg.string({ description: '1..100 characters' }), icon: t.arg.string({ description: 'At most 50 characters; null removes it' }) },
+    args: {
+      ...groupPath,
+      title: t.arg.string({ description: '1..100 characters', extensions: groupTitleBounds }),
+      icon: t.arg.string({ description: 'At most 50 characters; null removes it', extensions: iconBounds }),
+    },
     resolve: (_root, { organizationId, siteId, siteSectionGroupId, ...input }, ctx, info) =>
       updateSectionGroup(ctx, organizationId, siteId, siteSectionGroupId, input, recordQuery(ctx, info)),
   }),

@@ -1,10 +1,11 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
 import { stringEnumScalar } from '../../graphql/string-enum.ts';
 import { sitePermissions } from './site-access.ts';
 import { getAdaptiveSchema, putAdaptiveSchema, type AdaptiveSchema } from './site-adaptive-schema.service.ts';
-import { SITE_TYPES, SITE_VISIBILITIES, toApiSiteType, toApiSiteVisibility } from './site-inputs.ts';
-import { createSite, deleteSite, getSite, listSites, setPublished, updateSite } from './site.service.ts';
+import { BASENAME, MAX_SITE_TITLE, PROXY, SITE_TYPES, SITE_VISIBILITIES, toApiSiteType, toApiSiteVisibility } from './site-inputs.ts';
+import { createSite, deleteSite, getSite, listSites, MAX_SITE_SPACES, setPublished, updateSite } from './site.service.ts';
 import { siteApiUrl, siteAppUrl, sitePublicationUrl, sitePublishedUrl } from './site-urls.ts';
 
 /** GitBook's spellings ("share-link", "legacy-basic") in both doors: string scalars, not GraphQL enums. */
@@ -15,12 +16,13 @@ export const SiteVisibilityScalar = stringEnumScalar(
 );
 export const SiteTypeScalar = stringEnumScalar('SiteType', SITE_TYPES, 'The plan of a site');
 
+const uri = constrained({ format: 'uri' });
 const SiteUrls = builder.simpleObject('SiteUrls', {
   fields: (t) => ({
-    location: t.string({ description: 'The site in the API' }),
-    app: t.string({ description: 'The site in the application' }),
-    preview: t.string({ description: 'A preview of the site in the application' }),
-    published: t.string({ nullable: true, description: 'Where its audience reads it; only while it is published' }),
+    location: t.string({ description: 'The site in the API', extensions: uri }),
+    app: t.string({ description: 'The site in the application', extensions: uri }),
+    preview: t.string({ description: 'A preview of the site in the application', extensions: uri }),
+    published: t.string({ nullable: true, description: 'Where its audience reads it; only while it is published', extensions: uri }),
   }),
 });
 const SiteProxy = builder.simpleObject('SiteProxy', {
@@ -48,7 +50,7 @@ const SitePermissions = builder.simpleObject('SitePermissions', {
 export const SiteRef = builder.prismaObject('Site', {
   description: 'A published documentation site: sections publishing spaces, for an audience (visibility)',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'site' }),
+    object: t.string({ extensions: constrained({ enum: ['site'] }), resolve: () => 'site' }),
     id: t.exposeID('id'),
     type: t.field({ type: SiteTypeScalar, resolve: (s) => toApiSiteType(s.type) }),
     appliedType: t.field({ type: SiteTypeScalar, description: 'The plan in effect (the type: no plan is frozen here)', resolve: (s) => toApiSiteType(s.type) }),
@@ -93,7 +95,7 @@ const SiteList = listType('Site', SiteRef);
 const AdaptiveSchemaRef = builder.objectRef<AdaptiveSchema>('SiteAdaptiveSchema').implement({
   description: "The claims a site's visitors may carry, as a JSON Schema (draft-07): what section conditions test",
   fields: (t) => ({
-    object: t.exposeString('object'),
+    object: t.exposeString('object', { extensions: constrained({ enum: ['site-adaptive-schema'] }) }),
     jsonSchema: t.field({ type: 'JSON', resolve: (a) => a.jsonSchema }),
     updatedAt: t.field({ type: 'DateTime', resolve: (a) => a.updatedAt }),
   }),
@@ -142,10 +144,13 @@ builder.mutationFields((t) => ({
     description: 'Create a site, unpublished; each of `spaces` becomes a section (the first the default). Members with the create role',
     args: {
       ...organizationPath,
-      type: t.arg({ type: SiteTypeScalar, description: 'Default basic' }),
-      title: t.arg.string({ description: '2..128 characters (default "Untitled site")' }),
-      visibility: t.arg({ type: SiteVisibilityScalar, description: 'Default public' }),
-      spaces: t.arg.stringList({ description: 'Spaces of the organization to publish, each as a section' }),
+      type: t.arg({ type: SiteTypeScalar, description: 'Default basic', extensions: constrained({ default: 'basic' }) }),
+      title: t.arg.string({
+        description: '2..128 characters (default "Untitled site")',
+        extensions: constrained({ minLength: 2, maxLength: MAX_SITE_TITLE, default: 'Untitled site' }),
+      }),
+      visibility: t.arg({ type: SiteVisibilityScalar, description: 'Default public', extensions: constrained({ default: 'public' }) }),
+      spaces: t.arg.stringList({ description: 'Spaces of the organization to publish, each as a section', extensions: constrained({ maxItems: MAX_SITE_SPACES }) }),
     },
     resolve: (_root, { organizationId, type, visibility, ...input }, ctx, info) =>
       createSite(ctx, organizationId, { ...input, type: type as string | null, visibility: visibility as string | null }, recordQuery(ctx, info)),
@@ -155,13 +160,19 @@ builder.mutationFields((t) => ({
     description: "Change a site (its managers: the organization's admins and its creator)",
     args: {
       ...sitePath,
-      title: t.arg.string({ description: '2..128 characters' }),
+      title: t.arg.string({ description: '2..128 characters', extensions: constrained({ minLength: 2, maxLength: MAX_SITE_TITLE }) }),
       visibility: t.arg({ type: SiteVisibilityScalar, description: 'public, unlisted, share-link or visitor-auth' }),
-      basename: t.arg.string({ description: '1..100, unique in the organization; null removes it' }),
+      basename: t.arg.string({
+        description: '1..100, unique in the organization; null removes it',
+        extensions: constrained({ minLength: 1, maxLength: 100, pattern: BASENAME.source }),
+      }),
       adaptiveContent: t.arg({ type: AdaptiveContentInput, description: '{ enabled }' }),
       defaultSiteSpace: t.arg.string({ description: 'A site space of the site: the default of its section, and that section the default' }),
       defaultSiteSection: t.arg.string({ description: 'A section of the site: the default one' }),
-      proxy: t.arg.string({ description: 'Where a reverse proxy serves it: a host and path without scheme (example.com/docs); null removes it' }),
+      proxy: t.arg.string({
+        description: 'Where a reverse proxy serves it: a host and path without scheme (example.com/docs); null removes it',
+        extensions: constrained({ minLength: 1, maxLength: 512, pattern: PROXY.source }),
+      }),
     },
     resolve: (_root, { organizationId, siteId, visibility, ...input }, ctx, info) =>
       updateSite(ctx, organizationId, siteId, { ...input, visibility: visibility as string | null | undefined }, recordQuery(ctx, info)),

@@ -20,7 +20,7 @@ export const SITE_ORDER: SortKey[] = [
 ];
 
 /** Spaces a site may publish at once when it is created. */
-const MAX_SITE_SPACES = 100;
+export const MAX_SITE_SPACES = 100;
 
 export interface SiteListFilters {
   space?: string | null;

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { RoleEnum } from '../organizations/role.schema.ts';
 import { listArgs, listItemsQuery, listType, OrderEnum } from '../../graphql/list.ts';
 import { spacePermissions } from './content-access.ts';
@@ -22,11 +23,11 @@ export const EditModeEnum = builder.enumType('EditMode', {
 
 const SpaceUrls = builder.simpleObject('SpaceUrls', {
   fields: (t) => ({
-    location: t.string({ description: 'URL of the space in the API' }),
-    app: t.string({ description: 'URL of the space in the application' }),
-    published: t.string({ nullable: true, description: 'Published URL; only when visibility is not private' }),
-    public: t.string({ nullable: true, description: 'Public URL; only when visibility is public' }),
-    icon: t.string({ nullable: true, description: 'URL of the icon, when one is set' }),
+    location: t.string({ description: 'URL of the space in the API', extensions: constrained({ format: 'uri' }) }),
+    app: t.string({ description: 'URL of the space in the application', extensions: constrained({ format: 'uri' }) }),
+    published: t.string({ nullable: true, description: 'Published URL; only when visibility is not private', extensions: constrained({ format: 'uri' }) }),
+    public: t.string({ nullable: true, description: 'Public URL; only when visibility is public', extensions: constrained({ format: 'uri' }) }),
+    icon: t.string({ nullable: true, description: 'URL of the icon, when one is set', extensions: constrained({ format: 'uri' }) }),
   }),
 });
 
@@ -44,7 +45,7 @@ const SpacePermissions = builder.simpleObject('SpacePermissions', {
 export const SpaceRef = builder.prismaObject('Space', {
   description: 'A space: a unit of documentation content, at the top level or in a collection',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'space' }),
+    object: t.string({ extensions: constrained({ enum: ['space'] }), resolve: () => 'space' }),
     id: t.exposeID('id'),
     title: t.exposeString('title'),
     emoji: t.exposeString('emoji'),
@@ -95,7 +96,11 @@ const MemberSpaceList = listType('MemberSpace', MemberSpace);
 
 const ContentPointerInput = builder.inputType('ContentPointerInput', {
   description: '{ type: "space", space } or { type: "collection", collection }',
-  fields: (t) => ({ type: t.string({ required: true }), space: t.string(), collection: t.string() }),
+  fields: (t) => ({
+    type: t.string({ required: true, extensions: constrained({ enum: ['space', 'collection'] }) }),
+    space: t.string(),
+    collection: t.string(),
+  }),
 });
 export const ContentPositionInput = builder.inputType('ContentPositionInput', {
   description: 'Where to put the item among its new siblings: before or after one of them',
@@ -134,7 +139,7 @@ builder.queryFields((t) => ({
       ...organizationPath,
       userId: t.arg.string({ required: true, description: 'ID of the member' }),
       ...listArgs,
-      order: t.arg({ type: OrderEnum, description: 'Order by creation date (default desc)' }),
+      order: t.arg({ type: OrderEnum, description: 'Order by creation date (default desc)', extensions: constrained({ default: 'desc' }) }),
     },
     resolve: (_root, { organizationId, userId, ...args }, ctx, info) =>
       listMemberSpaces(ctx, organizationId, userId, args, listItemsQuery(ctx, info, ['items', 'space'])),
@@ -147,10 +152,10 @@ builder.mutationFields((t) => ({
     description: 'Create a space at the top level or in a collection',
     args: {
       ...organizationPath,
-      title: t.arg.string({ description: 'Title (max 50)' }),
-      emoji: t.arg.string({ description: 'Emoji character or code points (max 50)' }),
+      title: t.arg.string({ description: 'Title (max 50)', extensions: constrained({ maxLength: 50 }) }),
+      emoji: t.arg.string({ description: 'Emoji character or code points (max 50)', extensions: constrained({ maxLength: 50 }) }),
       parent: t.arg.string({ description: 'ID of the parent collection' }),
-      editMode: t.arg({ type: EditModeEnum, description: 'Edit mode (default live)' }),
+      editMode: t.arg({ type: EditModeEnum, description: 'Edit mode (default live)', extensions: constrained({ default: 'live' }) }),
     },
     resolve: (_root, { organizationId, ...input }, ctx) => createSpace(ctx, organizationId, input),
   }),
@@ -159,8 +164,8 @@ builder.mutationFields((t) => ({
     description: 'Update a space: title, emoji, editMode (edit level); defaultLevel, visibility (admin level)',
     args: {
       ...spacePath,
-      title: t.arg.string({ description: 'Title (max 50)' }),
-      emoji: t.arg.string({ description: 'Emoji (max 50); null removes it' }),
+      title: t.arg.string({ description: 'Title (max 50)', extensions: constrained({ maxLength: 50 }) }),
+      emoji: t.arg.string({ description: 'Emoji (max 50); null removes it', extensions: constrained({ maxLength: 50 }) }),
       editMode: t.arg({ type: EditModeEnum, description: 'live or locked' }),
       defaultLevel: t.arg({ type: RoleEnum, description: 'Level every member gets at least' }),
       visibility: t.arg({ type: ContentVisibilityScalar, description: 'Who can access the space' }),

@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { keyedLoader } from '../../core/loaders.ts';
 import type { Team } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import type { Context } from '../../core/context.ts';
 import { RoleEnum } from '../organizations/role.schema.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
@@ -43,20 +44,20 @@ const SamlProviderStatusEnum = builder.enumType('SamlProviderStatus', {
 const SamlServiceProvider = builder.simpleObject('SamlServiceProvider', {
   description: "This server's own SAML endpoints for the provider, to configure in the identity provider",
   fields: (t) => ({
-    acsURL: t.string({ description: 'Assertion Consumer Service URL: where the identity provider POSTs its SAMLResponse' }),
-    startURL: t.string({ description: 'Where a sign-in page sends the browser to start signing in with this provider' }),
-    entityID: t.string({ description: 'Entity ID (audience) of this server for the provider; its URL serves our SP metadata' }),
+    acsURL: t.string({ extensions: constrained({ format: 'uri' }), description: 'Assertion Consumer Service URL: where the identity provider POSTs its SAMLResponse' }),
+    startURL: t.string({ extensions: constrained({ format: 'uri' }), description: 'Where a sign-in page sends the browser to start signing in with this provider' }),
+    entityID: t.string({ extensions: constrained({ format: 'uri' }), description: 'Entity ID (audience) of this server for the provider; its URL serves our SP metadata' }),
   }),
 });
 
 const SamlProviderUrls = builder.simpleObject('SamlProviderUrls', {
-  fields: (t) => ({ location: t.string({ description: 'URL of the SAML provider in the API' }) }),
+  fields: (t) => ({ location: t.string({ description: 'URL of the SAML provider in the API', extensions: constrained({ format: 'uri' }) }) }),
 });
 
 export const SamlProviderRef = builder.prismaObject('SamlProvider', {
   description: 'A SAML identity provider through which people sign in to the organization and join it',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'saml-provider' }),
+    object: t.string({ extensions: constrained({ enum: ['saml-provider'] }), resolve: () => 'saml-provider' }),
     id: t.exposeID('id'),
     label: t.exposeString('label', { description: 'Name shown on the sign-in page (1..30)' }),
     ssoURL: t.exposeString('ssoURL', { nullable: true, description: "The identity provider's single sign-on URL" }),
@@ -98,7 +99,7 @@ const SsoProviderLogin = builder.simpleObject('SsoProviderLogin', {
   fields: (t) => ({
     id: t.id({ description: 'ID of the SAML provider' }),
     label: t.string({ description: 'Name of the provider' }),
-    startURL: t.string({ description: 'Where to send the browser to sign in with this provider' }),
+    startURL: t.string({ extensions: constrained({ format: 'uri' }), description: 'Where to send the browser to sign in with this provider' }),
   }),
 });
 const SsoProviderLoginList = builder.simpleObject('SsoProviderLoginList', {
@@ -112,12 +113,21 @@ const providerPath = builder.args((t) => ({
   ...organizationPath,
   samlProviderId: t.string({ required: true, description: 'ID of the SAML provider' }),
 }));
+/** The provider's label (saml-provider.service.ts checks the trimmed label too). */
+const labelConstraints = constrained({ minLength: 1, maxLength: MAX_LABEL });
 const providerFields = builder.args((t) => ({
-  entityID: t.string({ description: `The identity provider's entity ID (max ${MAX_ENTITY_ID}); null clears it` }),
+  entityID: t.string({
+    description: `The identity provider's entity ID (max ${MAX_ENTITY_ID}); null clears it`,
+    extensions: constrained({ minLength: 1, maxLength: MAX_ENTITY_ID }),
+  }),
   certificate: t.string({
     description: `The identity provider's X.509 signing certificate in PEM form (max ${MAX_CERTIFICATE}); null clears it`,
+    extensions: constrained({ minLength: 1, maxLength: MAX_CERTIFICATE }),
   }),
-  ssoURL: t.string({ description: `The identity provider's single sign-on URL (absolute http(s), max ${MAX_SSO_URL}); null clears it` }),
+  ssoURL: t.string({
+    description: `The identity provider's single sign-on URL (absolute http(s), max ${MAX_SSO_URL}); null clears it`,
+    extensions: constrained({ minLength: 1, maxLength: MAX_SSO_URL, format: 'uri' }),
+  }),
   defaultTeam: t.string({ description: 'ID of a team of this organization that joining people are added to; null clears it' }),
   defaultRole: t.field({ type: RoleEnum, description: 'Role of people joining through the provider; null (or absent) for guests' }),
 }));
@@ -149,7 +159,7 @@ builder.mutationFields((t) => ({
     description: 'Add a SAML provider to an organization (admins only)',
     args: {
       ...organizationPath,
-      label: t.arg.string({ required: true, description: `Name shown on the sign-in page (1..${MAX_LABEL})` }),
+      label: t.arg.string({ required: true, description: `Name shown on the sign-in page (1..${MAX_LABEL})`, extensions: labelConstraints }),
       ...providerFields,
     },
     resolve: (_root, { organizationId, ...input }, ctx) => createSamlProvider(ctx, organizationId, input),
@@ -159,7 +169,7 @@ builder.mutationFields((t) => ({
     description: 'Change a SAML provider (admins only); absent fields are kept, null clears the optional ones',
     args: {
       ...providerPath,
-      label: t.arg.string({ description: `Name shown on the sign-in page (1..${MAX_LABEL})` }),
+      label: t.arg.string({ description: `Name shown on the sign-in page (1..${MAX_LABEL})`, extensions: labelConstraints }),
       ...providerFields,
     },
     resolve: (_root, { organizationId, samlProviderId, ...input }, ctx) => updateSamlProvider(ctx, organizationId, samlProviderId, input),

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { MemberRef } from '../members/member.schema.ts';
@@ -11,6 +12,7 @@ import {
   listMemberTeams,
   listTeamMembers,
   listTeams,
+  MAX_MEMBERS_PER_CALL,
   removeTeamMember,
   renameTeam,
   updateTeamMembers,
@@ -28,7 +30,7 @@ const TeamRoleObject = builder.simpleObject('TeamRoleInfo', {
 export const TeamRef = builder.prismaObject('Team', {
   description: 'A reusable group of organization members',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'team' }),
+    object: t.string({ extensions: constrained({ enum: ['team'] }), resolve: () => 'team' }),
     id: t.exposeID('id'),
     title: t.exposeString('title'),
     members: t.relationCount('members', { description: 'Number of members in the team' }),
@@ -66,11 +68,18 @@ export const TeamList = listType('Team', TeamRef);
 export const TeamMembershipList = listType('TeamMembership', TeamMembershipRef);
 export const MemberTeamList = listType('MemberTeam', MemberTeamRef);
 
+/** A team's title (team.service.ts checks the trimmed title too). */
+const titleConstraints = constrained({ minLength: 1, maxLength: 64 });
+/** The title filter of the team lists: at most as long as a title. */
+const titleFilterConstraints = constrained({ maxLength: 64 });
+/** Members named in one call. */
+const memberListConstraints = constrained({ maxItems: MAX_MEMBERS_PER_CALL });
+
 /** Arguments of every teams list (root field and `Organization.teams`). */
 export const teamListArgs = builder.args((t) => ({
   ...listArgs,
   owner: t.string({ description: 'Member ID: only teams this member can manage' }),
-  title: t.string({ description: 'Case-insensitive part of the title' }),
+  title: t.string({ description: 'Case-insensitive part of the title', extensions: titleFilterConstraints }),
 }));
 
 const organizationPath = builder.args((t) => ({
@@ -109,7 +118,7 @@ builder.queryFields((t) => ({
       ...organizationPath,
       ...userId,
       ...listArgs,
-      title: t.arg.string({ description: 'Case-insensitive part of the team title' }),
+      title: t.arg.string({ description: 'Case-insensitive part of the team title', extensions: titleFilterConstraints }),
     },
     resolve: (_root, { organizationId, userId, ...filter }, ctx, info) =>
       listMemberTeams(ctx, organizationId, userId, filter, listItemsQuery(ctx, info)),
@@ -122,8 +131,8 @@ builder.mutationFields((t) => ({
     description: 'Create a team (admins only)',
     args: {
       ...organizationPath,
-      title: t.arg.string({ required: true, description: 'Title (1..64)' }),
-      members: t.arg.stringList({ description: 'IDs of organization members to put in the team' }),
+      title: t.arg.string({ required: true, description: 'Title (1..64)', extensions: titleConstraints }),
+      members: t.arg.stringList({ description: 'IDs of organization members to put in the team', extensions: memberListConstraints }),
     },
     resolve: (_root, { organizationId, ...input }, ctx) => createTeam(ctx, organizationId, input),
   }),
@@ -132,7 +141,7 @@ builder.mutationFields((t) => ({
     description: 'Rename a team (admins only)',
     args: {
       ...teamPath,
-      title: t.arg.string({ required: true, description: 'Title (1..64)' }),
+      title: t.arg.string({ required: true, description: 'Title (1..64)', extensions: titleConstraints }),
     },
     resolve: (_root, args, ctx) => renameTeam(ctx, args.organizationId, args.teamId, args.title),
   }),
@@ -145,8 +154,8 @@ builder.mutationFields((t) => ({
     description: 'Add and remove team members; a user in both add and remove is removed',
     args: {
       ...teamPath,
-      add: t.arg.stringList({ description: 'User IDs or e-mail addresses of members to add' }),
-      remove: t.arg.stringList({ description: 'User IDs or e-mail addresses of members to remove' }),
+      add: t.arg.stringList({ description: 'User IDs or e-mail addresses of members to add', extensions: memberListConstraints }),
+      remove: t.arg.stringList({ description: 'User IDs or e-mail addresses of members to remove', extensions: memberListConstraints }),
       memberships: t.arg({ type: 'JSON', description: 'Map of user ID or e-mail to { role: "owner" | "member" }' }),
     },
     resolve: (_root, { organizationId, teamId, ...change }, ctx) => updateTeamMembers(ctx, organizationId, teamId, change),

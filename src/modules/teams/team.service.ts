@@ -16,7 +16,7 @@ export const TEAM_MEMBER_SORT: SortKey[] = [
   { field: 'createdAt', direction: 'asc', type: 'date' },
   { field: 'userId', direction: 'asc' },
 ];
-const MAX_MEMBERS_PER_CALL = 1000;
+export const MAX_MEMBERS_PER_CALL = 1000;
 
 function checkTitle(title: string | null | undefined) {
   rejectNull('title', title);

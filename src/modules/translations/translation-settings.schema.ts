@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { stringEnumScalar } from '../../graphql/string-enum.ts';
 import {
@@ -15,7 +16,9 @@ import {
 const TranslationLanguageScalar = stringEnumScalar('TranslationLanguage', TRANSLATION_LANGUAGES, 'A language code');
 
 const Permissions = builder.simpleObject('TranslationSettingsPermissions', { fields: (t) => ({ edit: t.boolean({ description: 'Whether the caller may change them' }) }) });
-const Urls = builder.simpleObject('TranslationSettingsUrls', { fields: (t) => ({ location: t.string({ description: 'The settings in the API' }) }) });
+const Urls = builder.simpleObject('TranslationSettingsUrls', {
+  fields: (t) => ({ location: t.string({ description: 'The settings in the API', extensions: constrained({ format: 'uri' }) }) }),
+});
 
 const TranslationSettingsRef = builder.objectRef<TranslationSettingsView>('TranslationSettings').implement({
   description: "An organization's translation settings: a title and the languages its content is translated into",
@@ -44,8 +47,12 @@ const settingsPath = builder.args((t) => ({
   translationSettingsId: t.string({ required: true, description: 'ID of the translation settings' }),
 }));
 const settingsInput = builder.args((t) => ({
-  title: t.string({ required: true, description: '1..100 characters' }),
-  languages: t.field({ type: [TranslationLanguageScalar], description: 'Languages to translate into (PUT: absent keeps them)' }),
+  title: t.string({ required: true, description: '1..100 characters', extensions: constrained({ minLength: 1, maxLength: 100 }) }),
+  languages: t.field({
+    type: [TranslationLanguageScalar],
+    description: 'Languages to translate into (PUT: absent keeps them)',
+    extensions: constrained({ maxItems: TRANSLATION_LANGUAGES.length }),
+  }),
 }));
 
 builder.queryFields((t) => ({

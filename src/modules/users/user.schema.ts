@@ -1,15 +1,16 @@
 import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
 import { viewerOf } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
 import { userPolicy } from './user.policy.ts';
 import { createUserWithToken } from './user.service.ts';
 
-const UserUrls = builder.simpleObject('UserUrls', { fields: (t) => ({ location: t.string() }) });
+const UserUrls = builder.simpleObject('UserUrls', { fields: (t) => ({ location: t.string({ extensions: constrained({ format: 'uri' }) }) }) });
 
 export const UserRef = builder.prismaObject('User', {
   description: 'A person using the platform',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'user' }),
+    object: t.string({ extensions: constrained({ enum: ['user'] }), resolve: () => 'user' }),
     id: t.exposeID('id'),
     displayName: t.exposeString('displayName'),
     email: t.exposeString('email'),
@@ -39,8 +40,8 @@ builder.mutationFields((t) => ({
     type: CreatedUser,
     description: 'Instance administration: create a user and a personal access token (ADMIN_TOKEN only)',
     args: {
-      email: t.arg.string({ required: true, description: 'E-mail address of the user' }),
-      displayName: t.arg.string({ required: true, description: 'Name shown for the user (1..100)' }),
+      email: t.arg.string({ required: true, description: 'E-mail address of the user', extensions: constrained({ format: 'email', maxLength: 254 }) }),
+      displayName: t.arg.string({ required: true, description: 'Name shown for the user (1..100)', extensions: constrained({ minLength: 1, maxLength: 100 }) }),
     },
     resolve: (_root, args, ctx) => {
       authorize(userPolicy, { instanceAdmin: ctx.instanceAdmin, scopeOrganizationId: ctx.viewer?.scopeOrganizationId ?? null }, 'createUser', null);
