@@ -25,7 +25,9 @@ export function withDeclaredConstraints(schema: GraphQLSchema): GraphQLSchema {
     for (const field of Object.values(root?.getFields() ?? {})) {
       const argsSchema = objectSchema(field.args, new Set());
       if (!argsSchema || !field.resolve) continue;
-      field.resolve = checkingArguments(field.resolve, ajv.compile(argsSchema));
+      // Compiled on the field's first call: compiling all of them costs start-up time.
+      let validate: ValidateFunction | undefined;
+      field.resolve = checkingArguments(field.resolve, () => (validate ??= ajv.compile(argsSchema)));
     }
   }
   return schema;
@@ -65,8 +67,9 @@ function toSchema(constraints: JsonSchemaConstraints): Schema {
   return items ? { ...checked, items: toSchema(items) } : checked;
 }
 
-function checkingArguments(resolve: GraphQLFieldResolver<unknown, unknown>, validate: ValidateFunction): GraphQLFieldResolver<unknown, unknown> {
+function checkingArguments(resolve: GraphQLFieldResolver<unknown, unknown>, validator: () => ValidateFunction): GraphQLFieldResolver<unknown, unknown> {
   return (source, args, context, info) => {
+    const validate = validator();
     if (!validate(args)) throw new BadRequestError(describe(validate.errors![0]));
     return resolve(source, args, context, info);
   };
