@@ -48,3 +48,19 @@ export function openApiScalar(schema: Record<string, unknown>): { [SCALAR_KEY]: 
 export function openApiSchemaOfScalar(scalar: { extensions?: Readonly<Record<string, unknown>> | null }): Record<string, unknown> | undefined {
   return scalar.extensions?.[SCALAR_KEY] as Record<string, unknown> | undefined;
 }
+
+const SHAPE_KEY = 'openApiShape';
+
+/**
+ * The shape of a `JSON` output field, for the OpenAPI document (a `JSON` field is otherwise "any
+ * value"): `t.field({ type: 'JSON', extensions: shaped({ type: 'array', items: { … } }) })`. Output only:
+ * every REST response the tests receive is validated against the document, so a shape that is not what
+ * the server answers fails them.
+ */
+export function shaped(schema: Record<string, unknown>): { [SHAPE_KEY]: Record<string, unknown> } {
+  return { [SHAPE_KEY]: schema };
+}
+
+export function shapeOf(field: { extensions?: Readonly<Record<string, unknown>> | null }): Record<string, unknown> | undefined {
+  return field.extensions?.[SHAPE_KEY] as Record<string, unknown> | undefined;
+}

@@ -9,7 +9,7 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { constraintsOf, openApiSchemaOfScalar, type JsonSchemaConstraints } from '../graphql/constraints.ts';
+import { constraintsOf, openApiSchemaOfScalar, shapeOf, type JsonSchemaConstraints } from '../graphql/constraints.ts';
 import { pathParameters, type RestRoute, type RouteTable } from './route-table.ts';
 
 /**
@@ -43,14 +43,15 @@ export function buildOpenApiDocument(generated: any, table: RouteTable, apiUrl: 
   for (const [field, route] of Object.entries(table)) {
     const [rootName, fieldName] = field.split('.');
     const rootType = rootName === 'Query' ? schema.getQueryType() : schema.getMutationType();
-    const args = rootType?.getFields()[fieldName]?.args ?? [];
+    const rootField = rootType?.getFields()[fieldName];
+    const args = rootField?.args ?? [];
     const operation = structuredClone(generated.paths?.[route.path]?.[route.method.toLowerCase()] ?? {});
     operation.operationId = route.operationId ?? fieldName;
     operation.tags = route.tags;
     if (route.addition) operation.description = [operation.description, `Addition: ${route.addition}.`].filter(Boolean).join('\n\n');
     describeParameters(operation, route, args);
     if (operation.requestBody) describeBody(operation, route, args);
-    operation.responses = responsesOf(operation.responses ?? {}, route);
+    operation.responses = responsesOf(operation.responses ?? {}, route, rootField ? shapeOf(rootField) : undefined);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
   document.paths = paths;
@@ -78,9 +79,11 @@ export function buildOpenApiDocument(generated: any, table: RouteTable, apiUrl: 
 const ERROR_STATUSES = ['400', '401', '403', '404', '429'];
 const BODY_ERROR_STATUSES = ['409', '413', '415'];
 
-function responsesOf(generated: Record<string, any>, route: RestRoute): Record<string, any> {
+/** The route's answers; `shape`: the declared shape of a root field whose type is `JSON`. */
+function responsesOf(generated: Record<string, any>, route: RestRoute, shape: Record<string, unknown> | undefined): Record<string, any> {
   const ok = generated[String(route.status ?? 200)] ?? generated['200'];
-  if (ok && route.answerSchema) ok.content = { 'application/json': { schema: route.answerSchema } };
+  const schema = route.answerSchema ?? shape;
+  if (ok && schema) ok.content = { 'application/json': { schema } };
   const responses: Record<string, any> = {};
   if (route.status === 204) responses['204'] = { description: 'No Content' };
   else if (ok) responses[String(route.status ?? 200)] = ok;
@@ -144,7 +147,10 @@ function describeTypeConstraints(components: Record<string, any>, schema: GraphQ
     if (!component?.properties) continue;
     for (const field of Object.values(type.getFields())) {
       if (!component.properties[field.name]) continue;
-      const property = withConstraints(withScalar(component.properties[field.name], field.type), constraintsOf(field));
+      const shape = isObjectType(type) ? shapeOf(field) : undefined;
+      const current = component.properties[field.name];
+      const described = shape ? { ...shape, ...(current.description ? { description: current.description } : {}) } : withScalar(current, field.type);
+      const property = withConstraints(described, constraintsOf(field));
       component.properties[field.name] = field.extensions?.restNull ? nullable(property, components) : property;
     }
   }

@@ -1,6 +1,6 @@
 import { NotFoundError } from '../../core/errors.ts';
 import { builder } from '../../graphql/builder.ts';
-import { constrained } from '../../graphql/constraints.ts';
+import { constrained, shaped } from '../../graphql/constraints.ts';
 import { listArgs } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { getFile, getPage, getRevision, listFiles, listPages } from '../content/content.service.ts';
@@ -13,6 +13,7 @@ import {
   RevisionRef,
   revisionReadArgs,
 } from '../content/content.schema.ts';
+import { pageWithBodyShape } from '../content/content-shapes.ts';
 import { RevisionContentRef } from '../content/revision-content.schema.ts';
 import { viewerCan } from '../spaces/content-access.ts';
 import { changeRequestArgs, ChangeRequestRef } from './change-request.schema.ts';
@@ -49,6 +50,7 @@ builder.queryFields((t) => ({
     type: 'JSON',
     description:
       "A page of a change request's revision: GitBook's RevisionPage, with its child pages and (document pages) its body as `document` or `markdown`",
+    extensions: shaped(pageWithBodyShape),
     args: {
       ...changeRequestArgs,
       pageId: t.arg.string({ required: true, description: 'ID of the page' }),

@@ -1,12 +1,39 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.ts';
-import { constrained } from '../../graphql/constraints.ts';
+import { constrained, shaped } from '../../graphql/constraints.ts';
 import { RevisionFileRef } from '../content/content.schema.ts';
 import { ChangeRequestRef } from './change-request.schema.ts';
 import { updateChangeRequestContent } from './change-request-content.service.ts';
 import { MAX_CHANGES } from './content-changes.ts';
 
 type ContentUpdate = Awaited<ReturnType<typeof updateChangeRequestContent>>;
+
+/** A page a batch created or updated (GitBook's `ChangeRequestContentUpdatePageRef`): where to read it. */
+const pageRef = {
+  type: 'object',
+  required: ['object', 'id', 'urls'],
+  properties: {
+    object: { type: 'string', enum: ['page'] },
+    id: { type: 'string' },
+    urls: { type: 'object', required: ['location'], properties: { location: { type: 'string', format: 'uri' } } },
+  },
+};
+
+/** What updateChangeRequestContent answers per affected page (GitBook's `ChangeRequestContentUpdateChange`). */
+const changesShape = shaped({
+  type: 'array',
+  items: {
+    oneOf: [
+      {
+        type: 'object',
+        required: ['object', 'page'],
+        properties: { object: { type: 'string', enum: ['created_page'] }, page: pageRef, ref: { type: 'string', description: 'The `ref` of the insert_page change, when it had one' } },
+      },
+      { type: 'object', required: ['object', 'page'], properties: { object: { type: 'string', enum: ['updated_page'] }, page: pageRef } },
+      { type: 'object', required: ['object', 'page'], properties: { object: { type: 'string', enum: ['deleted_page'] }, page: { type: 'string', description: 'ID of the deleted page' } } },
+    ],
+  },
+});
 
 const ChangeRequestContentUpdateRef = builder.objectRef<ContentUpdate>('ChangeRequestContentUpdate').implement({
   description: "What a batch of content changes did: the change request, each affected page, the files inserted (GitBook's ChangeRequestContentUpdate)",
@@ -15,6 +42,7 @@ const ChangeRequestContentUpdateRef = builder.objectRef<ContentUpdate>('ChangeRe
     changes: t.field({
       type: 'JSON',
       description: 'One entry per affected page, in order of first change: created_page (with its ref), updated_page, deleted_page',
+      extensions: changesShape,
       resolve: (u) => u.changes,
     }),
     insertedFiles: t.field({ type: [RevisionFileRef], resolve: (u) => u.insertedFiles }),

@@ -1,7 +1,26 @@
 import { builder } from '../../graphql/builder.ts';
+import { shaped } from '../../graphql/constraints.ts';
 import { RevisionRef } from '../content/content.schema.ts';
 import { changeRequestArgs, ChangeRequestRef } from './change-request.schema.ts';
 import { mergeChangeRequest, updateChangeRequestFromMain } from './change-request-merge.service.ts';
+
+/** Conflicts of an update from main as three-way-merge.ts reports them (`MergeConflict`). */
+const conflictsShape = shaped({
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['page', 'title', 'type'],
+    properties: {
+      page: { type: 'string', description: 'ID of the page' },
+      title: { type: 'string' },
+      type: {
+        type: 'string',
+        enum: ['content', 'deleted-in-change-request', 'deleted-on-main'],
+        description: 'content: both sides changed the same lines (markers in the body until resolved); deleted-in-change-request / deleted-on-main: one side deleted a page the other edited, which was kept',
+      },
+    },
+  },
+});
 
 const ChangeRequestMergeResultRef = builder
   .objectRef<{ revision: string; result: string; conflicts?: unknown }>('ChangeRequestMergeResult')
@@ -14,6 +33,7 @@ const ChangeRequestMergeResultRef = builder
         type: 'JSON',
         nullable: true,
         description: 'Update only: pages both sides changed ({ page, title, type: content | deleted-in-change-request | deleted-on-main })',
+        extensions: conflictsShape,
         resolve: (r) => r.conflicts ?? null,
       }),
     }),
@@ -39,6 +59,7 @@ builder.objectField(ChangeRequestRef, 'conflicts', (t) =>
   t.field({
     type: 'JSON',
     description: 'Conflicts the last update from main reported ({ page, title, type }); empty when there were none',
+    extensions: conflictsShape,
     resolve: (cr) => cr.conflicts ?? [],
   }),
 );

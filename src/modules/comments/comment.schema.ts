@@ -1,11 +1,12 @@
 import type { Comment } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
-import { constrained } from '../../graphql/constraints.ts';
+import { constrained, shaped } from '../../graphql/constraints.ts';
 import type { Context } from '../../core/context.ts';
 import { can } from '../../core/authorization.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
 import { changeRequestArgs } from '../change-requests/change-request.schema.ts';
 import { DocumentFormatEnum } from '../content/content.schema.ts';
+import { documentShape } from '../content/content-shapes.ts';
 import { markdownToDocument } from '../content/markdown-document.ts';
 import { spaceActor } from '../spaces/content-access.ts';
 import { UserRef } from '../users/user.schema.ts';
@@ -59,6 +60,54 @@ async function permissionsOf(c: Comment, ctx: Context) {
   };
 }
 
+const user = { $ref: '#/components/schemas/User' };
+const dateTime = { type: 'string', format: 'date-time' };
+
+/** A body as bodyOf answers it: `{ markdown }` or, with format=document, `{ document }` (GitBook's `Document`). */
+const bodyShape = shaped({
+  oneOf: [
+    { type: 'object', required: ['markdown'], properties: { markdown: { type: 'string' } } },
+    { type: 'object', required: ['document'], properties: { document: documentShape } },
+  ],
+});
+
+/** Reactions as reactionsLoader answers them (GitBook's `EmojiReactions`): one entry per emoji, in order of first reaction. */
+const reactionsShape = shaped({
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['emoji', 'count', 'users'],
+    properties: {
+      emoji: { type: 'string' },
+      count: { type: 'integer' },
+      users: { type: 'array', items: { type: 'object', required: ['user', 'reactedAt'], properties: { user, reactedAt: dateTime } } },
+    },
+  },
+});
+
+/** Repliers as repliersLoader answers them (GitBook's `UserContributor`). */
+const repliersShape = shaped({
+  type: 'array',
+  items: { type: 'object', required: ['user', 'count', 'updatedAt'], properties: { user, count: { type: 'integer' }, updatedAt: dateTime } },
+});
+
+/** A comment's target as `Comment.target` builds it; `page` and `node` only when the comment is on one. */
+const targetShape = shaped({
+  type: 'object',
+  required: ['space', 'revision'],
+  properties: {
+    changeRequest: { type: 'string' },
+    space: { type: 'string' },
+    revision: { type: 'string' },
+    page: {
+      type: 'object',
+      required: ['id', 'title', 'path', 'outdated'],
+      properties: { id: { type: 'string' }, title: { type: 'string' }, emoji: { type: 'string' }, path: { type: 'string' }, outdated: { type: 'boolean' } },
+    },
+    node: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+  },
+});
+
 const commentsPath = (c: Comment, apiUrl: string) => `${apiUrl}/spaces/${c.spaceId}/change-requests/${c.changeRequestId}/comments`;
 
 export const CommentRef = builder.prismaObject('Comment', {
@@ -72,22 +121,26 @@ export const CommentRef = builder.prismaObject('Comment', {
     body: t.field({
       type: 'JSON',
       description: '{ markdown } (default) or { document } (format=document)',
+      extensions: bodyShape,
       resolve: bodyOf,
     }),
     reactions: t.field({
       type: 'JSON',
       description: 'Emoji reactions: [{ emoji, count, users: [{ user, reactedAt }] }]',
+      extensions: reactionsShape,
       resolve: (c, _args, ctx) => reactionsLoader(ctx).load(c.id),
     }),
     replies: t.relationCount('replies', { description: 'Replies to it' }),
     repliers: t.field({
       type: 'JSON',
       description: 'Who replied: [{ user, count, updatedAt }]',
+      extensions: repliersShape,
       resolve: (c, _args, ctx) => repliersLoader(ctx).load(c.id),
     }),
     target: t.field({
       type: 'JSON',
       description: 'What it is about: { changeRequest, space, revision, page?: { id, title, emoji, path, outdated }, node?: { id } }',
+      extensions: targetShape,
       resolve: async (c, _args, ctx) => {
         const page = c.targetPageId ? await targetPageLoader(ctx).load(c.id) : null;
         return {
@@ -123,10 +176,11 @@ export const CommentReplyRef = builder.prismaObject('Comment', {
     postedBy: t.relation('postedBy', { type: UserRef, nullable: true, description: 'NULL once the author is deleted' }),
     postedAt: t.expose('postedAt', { type: 'DateTime' }),
     editedAt: t.expose('editedAt', { type: 'DateTime', nullable: true, description: 'Set when the body is edited' }),
-    body: t.field({ type: 'JSON', description: '{ markdown } (default) or { document } (format=document)', resolve: bodyOf }),
+    body: t.field({ type: 'JSON', description: '{ markdown } (default) or { document } (format=document)', extensions: bodyShape, resolve: bodyOf }),
     reactions: t.field({
       type: 'JSON',
       description: 'Emoji reactions: [{ emoji, count, users: [{ user, reactedAt }] }]',
+      extensions: reactionsShape,
       resolve: (c, _args, ctx) => reactionsLoader(ctx).load(c.id),
     }),
     urls: t.field({

@@ -2,9 +2,10 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../core/context.ts';
 import { builder } from '../../graphql/builder.ts';
-import { constrained } from '../../graphql/constraints.ts';
+import { constrained, shaped } from '../../graphql/constraints.ts';
 import type { File } from '../../generated/prisma/client.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
+import { pageTreeShape, pageWithBodyShape } from './content-shapes.ts';
 import { getFile, getPage, getRevision, listFiles, listPages, spaceContentSource } from './content.service.ts';
 import { signedFileUrl } from './file-urls.ts';
 
@@ -14,6 +15,7 @@ export const RevisionPageTree = builder.simpleObject('RevisionPageTree', {
     pages: t.field({
       type: 'JSON',
       description: "GitBook's RevisionPage objects, each with its child pages (in order) under `pages`; no bodies",
+      extensions: shaped(pageTreeShape),
     }),
   }),
 });
@@ -58,6 +60,9 @@ const RevisionUrls = builder.simpleObject('RevisionUrls', {
   }),
 });
 
+/** `reusableContents` and `tags`: always empty (there are none yet). */
+const noneYet = { type: 'array', items: { type: 'object' } };
+
 type RevisionView = Awaited<ReturnType<typeof getRevision>>;
 export const RevisionRef = builder.objectRef<RevisionView>('Revision').implement({
   description: 'An immutable state of a space\'s content: its page tree and its files',
@@ -70,11 +75,12 @@ export const RevisionRef = builder.objectRef<RevisionView>('Revision').implement
     pages: t.field({
       type: 'JSON',
       description: "The page tree: GitBook's RevisionPage objects, children (in order) under `pages`; no bodies",
+      extensions: shaped(pageTreeShape),
       resolve: (r) => r.pages,
     }),
     files: t.field({ type: [RevisionFileRef], resolve: (r) => r.files }),
-    reusableContents: t.field({ type: 'JSON', description: 'Reusable content blocks (none yet)', resolve: () => [] }),
-    tags: t.field({ type: 'JSON', description: 'Tags of the revision (none yet)', resolve: () => [] }),
+    reusableContents: t.field({ type: 'JSON', description: 'Reusable content blocks (none yet)', extensions: shaped(noneYet), resolve: () => [] }),
+    tags: t.field({ type: 'JSON', description: 'Tags of the revision (none yet)', extensions: shaped(noneYet), resolve: () => [] }),
     urls: t.field({ type: RevisionUrls, resolve: (r) => r.urls }),
   }),
 });
@@ -128,6 +134,7 @@ builder.queryFields((t) => ({
     type: 'JSON',
     description:
       "A page of a space's active revision: GitBook's RevisionPage, with its child pages and (document pages) its body as `document` or `markdown`",
+    extensions: shaped(pageWithBodyShape),
     args: {
       spaceId: t.arg.string({ required: true, description: 'ID of the space' }),
       pageId: t.arg.string({ required: true, description: 'ID of the page' }),

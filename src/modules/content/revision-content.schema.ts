@@ -1,7 +1,8 @@
 import { builder } from '../../graphql/builder.ts';
-import { constrained } from '../../graphql/constraints.ts';
+import { constrained, shaped } from '../../graphql/constraints.ts';
 import type { Context } from '../../core/context.ts';
 import { RevisionFileRef } from './content.schema.ts';
+import { documentShape, pageLayoutShape } from './content-shapes.ts';
 import { documentLoader, pageTreeLoader, revisionFilesLoader, revisionLoader, type RevisionKey } from './content.loaders.ts';
 import { markdownToDocument } from './markdown-document.ts';
 import { hasOwnPage, PAGE_KIND, pageAppUrl, pageLayout } from './page-json.ts';
@@ -60,6 +61,7 @@ ContentPageRef.implement({
       type: 'JSON',
       nullable: true,
       description: 'Document pages only: what the page shows (cover, outline, …)',
+      extensions: shaped(pageLayoutShape),
       resolve: (n) => (hasOwnPage(n.page) ? pageLayout(n.page) : null),
     }),
     pages: t.field({
@@ -78,6 +80,7 @@ ContentPageRef.implement({
       type: 'JSON',
       nullable: true,
       description: "The body as GitBook's structured document (document pages only)",
+      extensions: shaped(documentShape),
       resolve: async (n, _args, ctx) => {
         const markdown = await markdownOf(ctx, n);
         return markdown === null ? null : markdownToDocument(markdown);

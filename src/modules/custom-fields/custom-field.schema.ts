@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { constrained } from '../../graphql/constraints.ts';
+import { constrained, shaped } from '../../graphql/constraints.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { listSpaceFieldValues, setSpaceFieldValues, type SpaceFieldValue } from './custom-field-value.service.ts';
 import {
@@ -68,6 +68,8 @@ export const SpaceCustomFieldValueRef = builder.objectRef<SpaceFieldValue>('Spac
       type: 'JSON',
       nullable: true,
       description: `${VALUE_DESCRIPTION}. Null (absent in REST) when the space has no value`,
+      // What normalizeValue stores (custom-field.types.ts): a string, or a multi-select's options.
+      extensions: shaped({ oneOf: [{ type: 'string' }, { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string' } }] }),
       resolve: (v) => v.value,
     }),
   }),

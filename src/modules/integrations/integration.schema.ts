@@ -1,7 +1,7 @@
 import type { IntegrationInstallation } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { builder } from '../../graphql/builder.ts';
-import { constrained } from '../../graphql/constraints.ts';
+import { constrained, shaped } from '../../graphql/constraints.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
 import { can } from '../../core/authorization.ts';
 import { signedFileUrl } from '../content/file-urls.ts';
@@ -41,6 +41,72 @@ const endpoints = (publicUrl: string, name: string) => ({
 const imageUrl = (ctx: Context, hash: string, name: string, contentType: string) =>
   signedFileUrl(ctx.db, ctx.config.publicUrl, { hash, name, contentType }, ctx.clock.now());
 
+/**
+ * What the `JSON` fields answer (for the OpenAPI document): what publishing stored, as
+ * integration-inputs.ts checked it (GitBook's `IntegrationBlock`, `IntegrationContentSource`,
+ * `IntegrationConfigurations`, `IntegrationExternalLinks`, `IntegrationContentSecurityPolicy`). A block
+ * or a content source keeps the other keys it was published with. URLs are strings only: what the
+ * publish check accepts as an http(s) URL is not always a `format: uri` string.
+ */
+const componentConfiguration = {
+  type: 'object',
+  description: 'A ContentKit component of the integration',
+  required: ['componentId'],
+  properties: { componentId: { type: 'string', minLength: 1, maxLength: 100 } },
+};
+const configurationShape = {
+  oneOf: [
+    {
+      type: 'object',
+      description: 'The properties to configure',
+      required: ['properties'],
+      properties: { properties: { type: 'object', additionalProperties: {} }, required: { type: 'array', items: { type: 'string' } } },
+    },
+    componentConfiguration,
+  ],
+};
+const describedItem = {
+  id: { type: 'string', minLength: 1, maxLength: 100 },
+  title: { type: 'string', minLength: 2, maxLength: 40 },
+  description: { type: 'string', maxLength: 150 },
+  icon: { type: 'string', description: 'URL of its icon' },
+};
+const blocksShape = shaped({
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['id', 'title'],
+    properties: {
+      ...describedItem,
+      urlUnfurl: { type: 'array', description: 'URL patterns it unfurls', items: { type: 'string' } },
+      markdown: { type: 'object', required: ['codeblock', 'body'], properties: { codeblock: { type: 'string' }, body: { type: 'string' } } },
+    },
+  },
+});
+const contentSourcesShape = shaped({
+  type: 'array',
+  items: { type: 'object', required: ['id', 'title', 'configuration'], properties: { ...describedItem, configuration: componentConfiguration } },
+});
+const configurationsShape = shaped({
+  type: 'object',
+  description: 'What it asks to configure, per installation level',
+  properties: { account: configurationShape, space: configurationShape, site: configurationShape },
+});
+const externalLinksShape = shaped({
+  type: 'array',
+  maxItems: 5,
+  items: { type: 'object', required: ['url', 'label'], properties: { url: { type: 'string', description: 'An http(s) URL' }, label: { type: 'string' } } },
+});
+const contentSecurityPolicyShape = shaped({
+  description: 'A policy, or a map of directives (e.g. `script-src`) to their values',
+  oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }],
+});
+const installationConfigurationShape = shaped({
+  type: 'object',
+  description: 'Configuration of the integration at the account level (none is set here: always {})',
+  additionalProperties: {},
+});
+
 export const IntegrationRef = builder.prismaObject('Integration', {
   description: 'An integration, published by an organization; its script is stored, not run',
   fields: (t) => ({
@@ -60,11 +126,11 @@ export const IntegrationRef = builder.prismaObject('Integration', {
     visibility: t.string({ resolve: (i) => i.visibility }),
     scopes: t.exposeStringList('scopes'),
     categories: t.exposeStringList('categories'),
-    blocks: t.field({ type: 'JSON', resolve: (i) => i.blocks }),
-    contentSources: t.field({ type: 'JSON', resolve: (i) => i.contentSources }),
-    configurations: t.field({ type: 'JSON', resolve: (i) => i.configurations }),
-    externalLinks: t.field({ type: 'JSON', resolve: (i) => i.externalLinks }),
-    contentSecurityPolicy: t.field({ type: 'JSON', nullable: true, resolve: (i) => i.contentSecurityPolicy }),
+    blocks: t.field({ type: 'JSON', extensions: blocksShape, resolve: (i) => i.blocks }),
+    contentSources: t.field({ type: 'JSON', extensions: contentSourcesShape, resolve: (i) => i.contentSources }),
+    configurations: t.field({ type: 'JSON', extensions: configurationsShape, resolve: (i) => i.configurations }),
+    externalLinks: t.field({ type: 'JSON', extensions: externalLinksShape, resolve: (i) => i.externalLinks }),
+    contentSecurityPolicy: t.field({ type: 'JSON', nullable: true, extensions: contentSecurityPolicyShape, resolve: (i) => i.contentSecurityPolicy }),
     owner: t.relation('organization'),
     urls: t.field({
       type: IntegrationUrls,
@@ -105,7 +171,7 @@ const InstallationRef = builder.objectRef<IntegrationInstallation>('IntegrationI
     space_selection: t.exposeString('spaceSelection'),
     site_selection: t.exposeString('siteSelection'),
     spaces: t.int({ description: 'Spaces it manages (none: spaces are not selected here)', resolve: () => 0 }),
-    configuration: t.field({ type: 'JSON', resolve: (i) => i.configuration }),
+    configuration: t.field({ type: 'JSON', extensions: installationConfigurationShape, resolve: (i) => i.configuration }),
     externalIds: t.exposeStringList('externalIds'),
     createdAt: t.field({ type: 'DateTime', resolve: (i) => i.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (i) => i.updatedAt }),

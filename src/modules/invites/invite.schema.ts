@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { constrained } from '../../graphql/constraints.ts';
+import { constrained, shaped } from '../../graphql/constraints.ts';
 import { RoleEnum } from '../organizations/role.schema.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { restNull } from '../../graphql/rest-fields.ts';
@@ -100,6 +100,8 @@ builder.mutationFields((t) => ({
   joinOrganization: t.field({
     type: 'JSON',
     description: 'Join an organization with an e-mail invitation or an invite link; answers {}',
+    // GitBook's answer: an empty object.
+    extensions: shaped({ type: 'object', properties: {} }),
     args: invitePath,
     resolve: (_root, args, ctx) => joinOrganization(ctx, args.organizationId, args.inviteId),
   }),

@@ -1,8 +1,8 @@
 import type { Site, SiteSection } from '../../generated/prisma/client.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.ts';
-import { constrained } from '../../graphql/constraints.ts';
-import { siteCustomization } from './published-site.ts';
+import { constrained, shaped } from '../../graphql/constraints.ts';
+import { SITE_CUSTOMIZATION_SHAPE, siteCustomization } from './published-site.ts';
 import { shareKeyBounds, SiteSectionRef } from './site-section.schema.ts';
 import { SiteRef, sitePath } from './site.schema.ts';
 import { visitorSite } from './site-visitors.ts';
@@ -25,9 +25,27 @@ const PublishedSiteRef = builder.objectRef<PublishedSite>('PublishedContentSite'
     customizations: t.field({
       type: 'JSON',
       description: "{ site, siteSpaces }: the site's customization (its title, GitBook's defaults for the rest); none per site space",
+      extensions: shaped({
+        type: 'object',
+        required: ['site', 'siteSpaces'],
+        properties: { site: SITE_CUSTOMIZATION_SHAPE, siteSpaces: { type: 'object', additionalProperties: SITE_CUSTOMIZATION_SHAPE } },
+      }),
       resolve: (p) => ({ site: siteCustomization(p.site), siteSpaces: {} }),
     }),
-    scripts: t.field({ type: 'JSON', description: 'Integration scripts (none)', resolve: () => [] }),
+    scripts: t.field({
+      type: 'JSON',
+      description: 'Integration scripts (none)',
+      // GitBook's `SiteIntegrationScript`: the list is always empty here.
+      extensions: shaped({
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['script', 'cookies'],
+          properties: { script: { type: 'string', format: 'uri' }, contentSecurityPolicy: { type: 'string' }, cookies: { type: 'boolean' } },
+        },
+      }),
+      resolve: () => [],
+    }),
   }),
 });
 

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { constrained } from '../../graphql/constraints.ts';
+import { constrained, shaped } from '../../graphql/constraints.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
 import { stringEnumScalar } from '../../graphql/string-enum.ts';
 import { sitePermissions } from './site-access.ts';
@@ -92,11 +92,31 @@ export const SiteRef = builder.prismaObject('Site', {
 
 const SiteList = listType('Site', SiteRef);
 
+/** What `jsonSchema` answers: a schema that passed checkAdaptiveSchema (adaptive-content.ts), as it was put. */
+const adaptiveJsonSchemaShape = shaped({
+  type: 'object',
+  description: 'A JSON Schema (draft-07) of an object whose properties are boolean claims, each with a description',
+  required: ['type', 'properties', 'additionalProperties'],
+  properties: {
+    $schema: { type: 'string', enum: ['http://json-schema.org/draft-07/schema#'] },
+    type: { type: 'string', enum: ['object'] },
+    properties: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        required: ['type', 'description'],
+        properties: { type: { type: 'string', enum: ['boolean'] }, description: { type: 'string' } },
+      },
+    },
+    additionalProperties: { type: 'boolean', enum: [false] },
+  },
+});
+
 const AdaptiveSchemaRef = builder.objectRef<AdaptiveSchema>('SiteAdaptiveSchema').implement({
   description: "The claims a site's visitors may carry, as a JSON Schema (draft-07): what section conditions test",
   fields: (t) => ({
     object: t.exposeString('object', { extensions: constrained({ enum: ['site-adaptive-schema'] }) }),
-    jsonSchema: t.field({ type: 'JSON', resolve: (a) => a.jsonSchema }),
+    jsonSchema: t.field({ type: 'JSON', extensions: adaptiveJsonSchemaShape, resolve: (a) => a.jsonSchema }),
     updatedAt: t.field({ type: 'DateTime', resolve: (a) => a.updatedAt }),
   }),
 });
