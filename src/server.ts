@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { createApp } from './app.ts';
+import { answerClientErrors } from './http/client-errors.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { systemClock } from './lib/clock.ts';
@@ -29,6 +30,7 @@ async function main() {
   await scheduleRecurringJobs(database.prisma, systemClock.now());
   const jobRunner = new JobRunner({ db: database.prisma, config, clock: systemClock, logger, handlers: jobHandlers }).start();
   const server = createServer(app.yoga);
+  answerClientErrors(server);
   // Between bursts of traffic, give the memory back (see idle-gc.ts; active under `node --expose-gc`).
   const idleCollector = startIdleCollector({
     idleMs: IDLE_GC_MS,

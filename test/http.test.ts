@@ -144,11 +144,21 @@ describe('instance administration', () => {
 });
 
 describe('HTTP behaviour', () => {
-  it('answers unknown routes and wrong methods with a 404 error body', async () => {
+  it('answers unknown routes with a 404 error body, and a method the path does not have with a 405 and Allow', async () => {
     const user = await buildUser(h);
+    for (const [method, path, allow] of [
+      ['POST', '/v1/user', 'GET'],
+      ['DELETE', '/v1/orgs', 'GET, POST'],
+      ['TRACE', '/v1/orgs', 'GET, POST'],
+    ]) {
+      const res = await user.rest(method, path);
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.body.error.code).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+    }
     for (const [method, path] of [
       ['GET', '/v1/nothing-here'],
-      ['POST', '/v1/user'],
+      ['TRACE', '/v1/nothing-here'],
       ['GET', '/v1/webhook'],
       ['POST', '/v1/webhook'],
       ['GET', '/v1/organization-members'],

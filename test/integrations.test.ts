@@ -166,6 +166,12 @@ describe('integrations', () => {
     restError(await other.admin.rest('GET', path(priv)), 404);
     expect(restError(await other.admin.rest('GET', path(priv)), 404)).toBe(restError(await other.admin.rest('GET', path('never-published-x')), 404).replace('never-published-x', priv));
     restError(await owner.admin.rest('GET', path('bad name!')), 400, 'integrationName');
+    // A guest of the owner sees its public ones only: private ones are 403 and left out of the list.
+    const guest = await buildMember(h, owner.organizationId, null);
+    expect(await names(guest)).toEqual([pub]);
+    restError(await guest.rest('GET', path(priv)), 403);
+    restError(await guest.rest('GET', `${path(priv)}/installations`), 403);
+    expectOk(await guest.rest('GET', path(pub)));
   });
 
   it('installations: an admin installs it in their organization (once); its owners see all installations, others their own', async () => {

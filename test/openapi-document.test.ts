@@ -60,7 +60,7 @@ describe('the OpenAPI document', () => {
     for (const { method, route, operation } of operations(ours)) {
       const where = `${method} ${route}`;
       expect(operation.tags?.length, where).toBe(1);
-      for (const status of ['400', '401', '403', '404', '429']) expect(operation.responses[status], `${where} ${status}`).toEqual({ $ref: '#/components/responses/Error' });
+      for (const status of ['400', '401', '403', '404', '414', '429']) expect(operation.responses[status], `${where} ${status}`).toEqual({ $ref: '#/components/responses/Error' });
       const success = Object.keys(operation.responses).filter((s) => s.startsWith('2'));
       expect(success.length, where).toBeGreaterThan(0);
       for (const parameter of operation.parameters ?? []) {

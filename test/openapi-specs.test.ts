@@ -51,7 +51,7 @@ const runJobs = () => new JobRunner({ db: h.db, config: h.config, clock: h.clock
 
 async function world() {
   const { admin, organizationId: o } = await buildOrganization(h);
-  return { admin, o, reader: await buildMember(h, o, 'read') };
+  return { admin, o, reader: await buildMember(h, o, 'read'), guest: await buildMember(h, o, null) };
 }
 
 const put = (caller: Caller, o: string, slug: string, source: object) => caller.rest('PUT', `${specs(o)}/${slug}`, { source });
@@ -267,8 +267,8 @@ describe('OpenAPI specs', () => {
 
 type Ids = { o: string; s: string };
 const OPS: RefusalOp<Ids>[] = [
-  { name: 'list', rest: ({ o }) => ['GET', specs(o)], gql: ({ o }) => ['query($o: String!) { organizationOpenAPISpecs(organizationId: $o) { count } }', { o }] },
-  { name: 'get', rest: ({ o, s }) => ['GET', `${specs(o)}/${s}`], gql: ({ o, s }) => ['query($o: String!, $s: String!) { openAPISpec(organizationId: $o, specSlug: $s) { id } }', { o, s }] },
+  { name: 'list', rest: ({ o }) => ['GET', specs(o)], gql: ({ o }) => ['query($o: String!) { organizationOpenAPISpecs(organizationId: $o) { count } }', { o }], refuse: 'guest' },
+  { name: 'get', rest: ({ o, s }) => ['GET', `${specs(o)}/${s}`], gql: ({ o, s }) => ['query($o: String!, $s: String!) { openAPISpec(organizationId: $o, specSlug: $s) { id } }', { o, s }], refuse: 'guest' },
   {
     name: 'create',
     rest: ({ o }) => ['POST', specs(o), { slug: 'other', source: { text: '{}' } }],
@@ -298,7 +298,8 @@ refusalMatrix(OPS, {
   },
   ids: (w) => ({ o: w.o, s: 'kept' }),
   unknown: { o: 'unknownOrganization1' },
-  forbidden: async (w) => ({ callers: [w.reader] }),
+  // Guests read no spec of the organization; other members do not change them.
+  forbidden: async (w, refuse) => ({ callers: refuse === 'guest' ? [w.guest] : [w.reader, w.guest] }),
   unchanged: async (w) => {
     const rows = await h.db.openAPISpec.findMany({ where: { organizationId: w.o }, include: { source: true } });
     expect(rows.map((r) => [r.slug, r.sourceGeneration, r.source?.text === JSON.stringify(PETSTORE)])).toEqual([['kept', 0, true]]);

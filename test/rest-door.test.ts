@@ -104,7 +104,7 @@ describe('responses (responses.ts) and routes (plugin.ts)', () => {
     restError(await user.rest('POST', '/v1/webhook', { subscription: 'x' }), 404);
     restError(await user.rest('DELETE', '/v1/webhook/1'), 404);
     restError(await user.rest('GET', '/v1/nothing'), 404);
-    restError(await user.rest('DELETE', '/v1/orgs'), 404);
+    restError(await user.rest('DELETE', '/v1/orgs'), 405);
   });
 
   it('SOFA documents POST body fields again as query parameters; our document does not', async () => {

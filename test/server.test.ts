@@ -176,6 +176,26 @@ describe('server on the embedded database (PGlite in DATA_DIR)', { timeout: 120_
     expect(authed.body).toEqual({ data: { user: { id: userId, email: 'first.admin@example.com' } } });
   });
 
+  it('(b2) URLs too long for the server or for Node\'s HTTP parser, and bytes that are not HTTP: the error body, and the server goes on', async () => {
+    const long = await http(server, 'GET', `/v1/orgs/${'x'.repeat(10_000)}`, userToken);
+    expect(long.status).toBe(414);
+    expect(long.body).toEqual({ error: { code: 414, message: expect.any(String) } });
+    for (const size of [100_000, 1_000_000]) {
+      const huge = await http(server, 'GET', `/v1/orgs?search=${'x'.repeat(size)}`, userToken);
+      expect(huge.status).toBe(431);
+      expect(huge.body).toEqual({ error: { code: 431, message: expect.any(String) } });
+    }
+    const garbage = await new Promise<string>((resolve) => {
+      const socket: Socket = connect(server.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk));
+      socket.on('close', () => resolve(received));
+    });
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4))).toEqual({ error: { code: 400, message: expect.any(String) } });
+    expect((await http(server, 'GET', '/v1/user', userToken)).status).toBe(200);
+  });
+
   it('(c) stdout carries one JSON line per request with method, route, status and durationMs', async () => {
     const before = requestLines(server, 'GET', '/v1/orgs/{organizationId}').length;
     for (let i = 0; i < 3; i++) expect((await http(server, 'GET', `/v1/orgs/${organizationId}`, userToken)).status).toBe(200);

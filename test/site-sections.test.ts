@@ -13,8 +13,8 @@ async function world() {
   const site = expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites`, { title: 'Docs', spaces: spaces.map((s) => s.id) }), 201);
   const base = `/v1/orgs/${o}/sites/${site.id}`;
   const sections = expectOk(await admin.rest('GET', `${base}/sections`)).items as any[];
-  const [reader, editor] = [await buildMember(h, o, 'read'), await buildMember(h, o, 'edit')];
-  return { admin, o, spaces, site, base, ids: Object.fromEntries(sections.map((s) => [s.title, s.id])) as Record<string, string>, reader, editor };
+  const [reader, editor, guest] = [await buildMember(h, o, 'read'), await buildMember(h, o, 'edit'), await buildMember(h, o, null)];
+  return { admin, o, spaces, site, base, ids: Object.fromEntries(sections.map((s) => [s.title, s.id])) as Record<string, string>, reader, editor, guest };
 }
 
 const titles = async (caller: Caller, base: string) => (expectOk(await caller.rest('GET', `${base}/sections`), 200, 'listSiteSections').items as any[]).map((s) => s.title);
@@ -316,7 +316,12 @@ describe('adaptive schema', () => {
 type Ids = { o: string; s: string; sec: string; g: string; l: string };
 const at = ({ o, s }: Ids) => `/v1/orgs/${o}/sites/${s}`;
 const OPS: RefusalOp<Ids>[] = [
-  { name: 'list sections', rest: (i) => ['GET', `${at(i)}/sections`], gql: ({ o, s }) => ['query($o: String!, $s: String!) { siteSections(organizationId: $o, siteId: $s) { count } }', { o, s }] },
+  {
+    name: 'list sections',
+    rest: (i) => ['GET', `${at(i)}/sections`],
+    gql: ({ o, s }) => ['query($o: String!, $s: String!) { siteSections(organizationId: $o, siteId: $s) { count } }', { o, s }],
+    refuse: 'guest',
+  },
   {
     name: 'add a section',
     rest: (i) => ['POST', `${at(i)}/sections`, { spaceId: 'whatever' }],
@@ -341,7 +346,12 @@ const OPS: RefusalOp<Ids>[] = [
     gql: ({ o, s, sec }) => ['mutation($o: String!, $s: String!, $x: String!) { moveSiteSection(organizationId: $o, siteId: $s, siteSectionId: $x) { id } }', { o, s, x: sec }],
     refuse: 'reader',
   },
-  { name: 'list groups', rest: (i) => ['GET', `${at(i)}/section-groups`], gql: ({ o, s }) => ['query($o: String!, $s: String!) { siteSectionGroups(organizationId: $o, siteId: $s) { count } }', { o, s }] },
+  {
+    name: 'list groups',
+    rest: (i) => ['GET', `${at(i)}/section-groups`],
+    gql: ({ o, s }) => ['query($o: String!, $s: String!) { siteSectionGroups(organizationId: $o, siteId: $s) { count } }', { o, s }],
+    refuse: 'guest',
+  },
   {
     name: 'create a group',
     rest: (i) => ['POST', `${at(i)}/section-groups`, { title: 'New' }],
@@ -384,7 +394,13 @@ const OPS: RefusalOp<Ids>[] = [
     gql: ({ o, s, g }) => ['mutation($o: String!, $s: String!, $g: String!) { moveSiteSectionGroup(organizationId: $o, siteId: $s, siteSectionGroupId: $g) { id } }', { o, s, g }],
     refuse: 'reader',
   },
-  { name: 'list share links', rest: (i) => ['GET', `${at(i)}/share-links`], gql: ({ o, s }) => ['query($o: String!, $s: String!) { siteShareLinks(organizationId: $o, siteId: $s) { count } }', { o, s }] },
+  {
+    // A key is a credential: only the site's managers see them.
+    name: 'list share links',
+    rest: (i) => ['GET', `${at(i)}/share-links`],
+    gql: ({ o, s }) => ['query($o: String!, $s: String!) { siteShareLinks(organizationId: $o, siteId: $s) { count } }', { o, s }],
+    refuse: 'reader',
+  },
   {
     name: 'create a share link',
     rest: (i) => ['POST', `${at(i)}/share-links`, { name: 'New' }],
@@ -403,7 +419,12 @@ const OPS: RefusalOp<Ids>[] = [
     gql: ({ o, s, l }) => ['mutation($o: String!, $s: String!, $l: String!) { deleteSiteShareLink(organizationId: $o, siteId: $s, shareLinkId: $l) }', { o, s, l }],
     refuse: 'reader',
   },
-  { name: 'get the adaptive schema', rest: (i) => ['GET', `${at(i)}/adaptive-schema`], gql: ({ o, s }) => ['query($o: String!, $s: String!) { siteAdaptiveSchema(organizationId: $o, siteId: $s) { object } }', { o, s }] },
+  {
+    name: 'get the adaptive schema',
+    rest: (i) => ['GET', `${at(i)}/adaptive-schema`],
+    gql: ({ o, s }) => ['query($o: String!, $s: String!) { siteAdaptiveSchema(organizationId: $o, siteId: $s) { object } }', { o, s }],
+    refuse: 'guest',
+  },
   {
     name: 'set the adaptive schema',
     rest: (i) => ['PUT', `${at(i)}/adaptive-schema`, { jsonSchema: { type: 'object', properties: {}, additionalProperties: false } }],
@@ -413,7 +434,12 @@ const OPS: RefusalOp<Ids>[] = [
     ],
     refuse: 'reader',
   },
-  { name: 'get the published profile', rest: (i) => ['GET', `${at(i)}/published`], gql: ({ o, s }) => ['query($o: String!, $s: String!) { publishedSite(organizationId: $o, siteId: $s) { object } }', { o, s }] },
+  {
+    name: 'get the published profile',
+    rest: (i) => ['GET', `${at(i)}/published`],
+    gql: ({ o, s }) => ['query($o: String!, $s: String!) { publishedSite(organizationId: $o, siteId: $s) { object } }', { o, s }],
+    refuse: 'guest',
+  },
 ];
 
 refusalMatrix(OPS, {
@@ -427,7 +453,8 @@ refusalMatrix(OPS, {
   },
   ids: (w) => ({ o: w.o, s: w.site.id, sec: w.ids.Alpha, g: w.group.id, l: w.link.id }),
   unknown: { o: 'unknownOrganization1', s: 'unknownSite000000001' },
-  forbidden: async (w) => ({ callers: [w.reader, w.editor] }),
+  // Guests see only what was shared with them: no site structure; readers and editors do not manage.
+  forbidden: async (w, refuse) => ({ callers: refuse === 'guest' ? [w.guest] : [w.reader, w.editor, w.guest] }),
   unchanged: async (w) => {
     const sections = await h.db.siteSection.findMany({ where: { siteId: w.site.id }, orderBy: { position: 'asc' } });
     expect(sections.map((s) => [s.title, s.sectionGroupId])).toEqual([['Beta', null], ['Gamma', null], ['Alpha', w.group.id]]);

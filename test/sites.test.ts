@@ -135,9 +135,12 @@ describe('sites', () => {
     expect(expectOk(await admin.rest('GET', base)).title).toBe('Developer docs');
   });
 
-  it("who may: any member reads; the create role creates; the organization's admins and the site's creator manage (403 for others)", async () => {
+  it("who may: members with a role read; guests nothing; the create role creates; the organization's admins and the site's creator manage (403 for others)", async () => {
     const { o, base, creator, editor, reader, guest, guides } = await world();
-    for (const member of [creator, editor, reader, guest]) {
+    for (const path of [base, sites(o), `${base}/sections`, `${base}/section-groups`, `${base}/published`, `${base}/share-links`, `${base}/adaptive-schema`]) {
+      restError(await guest.rest('GET', path), 403);
+    }
+    for (const member of [creator, editor, reader]) {
       expect(expectOk(await member.rest('GET', base)).permissions).toMatchObject({ view: true, admin: false, edit: false });
       restError(await member.rest('PATCH', base, { title: 'Mine' }), 403);
       restError(await member.rest('POST', `${base}/publish`), 403);
@@ -208,9 +211,14 @@ describe('sites', () => {
 
 type Ids = { o: string; s: string };
 const OPS: RefusalOp<Ids>[] = [
-  { name: 'list sites', rest: ({ o }) => ['GET', sites(o)], gql: ({ o }) => ['query($o: String!) { organizationSites(organizationId: $o) { count } }', { o }] },
+  { name: 'list sites', rest: ({ o }) => ['GET', sites(o)], gql: ({ o }) => ['query($o: String!) { organizationSites(organizationId: $o) { count } }', { o }], refuse: 'guest' },
   { name: 'create a site', rest: ({ o }) => ['POST', sites(o), { title: 'New' }], gql: ({ o }) => ['mutation($o: String!) { createSite(organizationId: $o, title: "New") { id } }', { o }], refuse: 'reader' },
-  { name: 'get a site', rest: ({ o, s }) => ['GET', `${sites(o)}/${s}`], gql: ({ o, s }) => ['query($o: String!, $s: String!) { site(organizationId: $o, siteId: $s) { id } }', { o, s }] },
+  {
+    name: 'get a site',
+    rest: ({ o, s }) => ['GET', `${sites(o)}/${s}`],
+    gql: ({ o, s }) => ['query($o: String!, $s: String!) { site(organizationId: $o, siteId: $s) { id } }', { o, s }],
+    refuse: 'guest',
+  },
   {
     name: 'update a site',
     rest: ({ o, s }) => ['PATCH', `${sites(o)}/${s}`, { title: 'Changed' }],
@@ -242,7 +250,8 @@ refusalMatrix(OPS, {
   setup: world,
   ids: (w) => ({ o: w.o, s: w.site.id }),
   unknown: { o: 'unknownOrganization1', s: 'unknownSite000000001' },
-  forbidden: async (w) => ({ callers: [w.reader, w.editor] }),
+  // Guests see no site (only what was shared with them); readers and editors do not manage sites.
+  forbidden: async (w, refuse) => ({ callers: refuse === 'guest' ? [w.guest] : [w.reader, w.editor, w.guest] }),
   unchanged: async (w) => {
     const site = await h.db.site.findUniqueOrThrow({ where: { id: w.site.id } });
     expect(site).toMatchObject({ title: 'Developer docs', published: false });

@@ -65,8 +65,13 @@ describe('translation settings', () => {
 
 type Ids = { o: string; t: string };
 const OPS: RefusalOp<Ids>[] = [
-  { name: 'list', rest: ({ o }) => ['GET', base(o)], gql: ({ o }) => ['query($o: String!) { organizationTranslations(organizationId: $o) { count } }', { o }] },
-  { name: 'get', rest: ({ o, t }) => ['GET', `${base(o)}/${t}`], gql: ({ o, t }) => ['query($o: String!, $t: String!) { translationSettings(organizationId: $o, translationSettingsId: $t) { id } }', { o, t }] },
+  { name: 'list', rest: ({ o }) => ['GET', base(o)], gql: ({ o }) => ['query($o: String!) { organizationTranslations(organizationId: $o) { count } }', { o }], refuse: 'guest' },
+  {
+    name: 'get',
+    rest: ({ o, t }) => ['GET', `${base(o)}/${t}`],
+    gql: ({ o, t }) => ['query($o: String!, $t: String!) { translationSettings(organizationId: $o, translationSettingsId: $t) { id } }', { o, t }],
+    refuse: 'guest',
+  },
   {
     name: 'create',
     rest: ({ o }) => ['POST', base(o), { title: 'New' }],
@@ -92,7 +97,8 @@ refusalMatrix(OPS, {
   setup: world,
   ids: (w) => ({ o: w.o, t: w.settings.id }),
   unknown: { o: 'unknownOrganization1', t: 'unknownSettings00001' },
-  forbidden: async (w) => ({ callers: [w.reader, w.guest] }),
+  // Guests read nothing of the organization's translation settings; other members do not change them.
+  forbidden: async (w, refuse) => ({ callers: refuse === 'guest' ? [w.guest] : [w.reader, w.guest] }),
   unchanged: async (w) => {
     expect((await h.db.translationSettings.findMany({ where: { organizationId: w.o } })).map((s) => s.title)).toEqual(['Europe']);
   },

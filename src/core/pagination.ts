@@ -13,7 +13,8 @@ export const MAX_LIMIT = 1000;
 export interface SortKey {
   field: string;
   direction: 'asc' | 'desc';
-  type?: 'string' | 'date';
+  /** `real`: a PostgreSQL `real` (float4) as PostgreSQL writes it, e.g. a search rank; kept as text. */
+  type?: 'string' | 'date' | 'real';
 }
 
 export interface ListArgs {
@@ -49,7 +50,7 @@ export function encodeCursor(values: unknown[]): string {
 }
 
 /** Longest cursor we ever hand out is far below this; anything longer was not made by us. */
-const MAX_CURSOR_LENGTH = 2048;
+export const MAX_CURSOR_LENGTH = 2048;
 const MAX_CURSOR_VALUE_LENGTH = 512;
 /** Exactly what `Date.prototype.toISOString` writes for years 0000–9999 (PostgreSQL's range is wider). */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -70,11 +71,26 @@ export function decodeCursor(page: string, keys: SortKey[]): unknown[] {
   if (!Array.isArray(values) || values.length !== keys.length) throw invalid();
   return values.map((value, i) => {
     if (typeof value !== 'string' || value.length > MAX_CURSOR_VALUE_LENGTH || value.includes('\u0000')) throw invalid();
+    if (keys[i].type === 'real') {
+      if (!isStorableReal(value)) throw invalid();
+      return value;
+    }
     if (keys[i].type !== 'date') return value;
     const date = new Date(value);
     if (!ISO_INSTANT.test(value) || Number.isNaN(date.getTime()) || date.toISOString() !== value) throw invalid();
     return date;
   });
+}
+
+/** Smallest and largest positive normal `real` values (PostgreSQL refuses text outside them as out of range). */
+const REAL_MIN = 1.175494351e-38;
+const REAL_MAX = 3.402823466e38;
+
+/** A non-negative decimal that PostgreSQL reads as a `real` without an out-of-range error. */
+function isStorableReal(text: string): boolean {
+  if (!/^\d{1,40}(\.\d{1,40})?(e[-+]?\d{1,3})?$/.test(text)) return false;
+  const value = Number(text);
+  return value === 0 ? /^[0.]+(e[-+]?\d+)?$/.test(text) : value >= REAL_MIN && value <= REAL_MAX;
 }
 
 /** Prisma filter for "rows strictly after `values` in the order given by `keys`". */

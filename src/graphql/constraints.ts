@@ -1,3 +1,5 @@
+import { getNullableType, isListType, isScalarType, type GraphQLInputType } from 'graphql';
+
 /**
  * Constraints of an argument or a field in JSON Schema words, declared next to it in the schema code
  * and written into the OpenAPI document (src/rest/openapi.ts): what a REST client generated from the
@@ -25,6 +27,15 @@ export interface JsonSchemaConstraints {
 
 const KEY = 'jsonSchema';
 
+/**
+ * The longest string an argument or input field takes when it declares no bound of its own (IDs, names,
+ * filters). Every string input is bounded before anything else looks at it: a check whose cost grows
+ * with the length (segmenting graphemes, a regex, parsing) must never see more than its field allows.
+ * Fields that legitimately carry more (a script, an image in base64, a cursor) declare their own
+ * `maxLength`.
+ */
+export const DEFAULT_MAX_STRING_LENGTH = 256;
+
 /** `t.arg.string({ description: 'Title', extensions: constrained({ maxLength: 50 }) })` */
 export function constrained(constraints: JsonSchemaConstraints): { [KEY]: JsonSchemaConstraints } {
   return { [KEY]: constraints };
@@ -33,6 +44,26 @@ export function constrained(constraints: JsonSchemaConstraints): { [KEY]: JsonSc
 /** The constraints declared on an argument or a field, if any. */
 export function constraintsOf(element: { extensions?: Readonly<Record<string, unknown>> | null }): JsonSchemaConstraints | undefined {
   return element.extensions?.[KEY] as JsonSchemaConstraints | undefined;
+}
+
+/**
+ * The constraints of an argument or an input field as enforced and documented: those it declares, plus
+ * `DEFAULT_MAX_STRING_LENGTH` on a `String` (or on the `String` items of a list) that declares no
+ * `maxLength` and no `enum`.
+ */
+export function inputConstraintsOf(element: { type: GraphQLInputType; extensions?: Readonly<Record<string, unknown>> | null }): JsonSchemaConstraints | undefined {
+  return withDefaultLength(element.type, constraintsOf(element));
+}
+
+function withDefaultLength(type: GraphQLInputType, declared: JsonSchemaConstraints | undefined): JsonSchemaConstraints | undefined {
+  const nullable = getNullableType(type);
+  if (isListType(nullable)) {
+    const items = withDefaultLength(nullable.ofType, declared?.items);
+    return items ? { ...declared, items } : declared;
+  }
+  if (!isScalarType(nullable) || nullable.name !== 'String') return declared;
+  if (declared?.maxLength !== undefined || declared?.enum !== undefined) return declared;
+  return { ...declared, maxLength: DEFAULT_MAX_STRING_LENGTH };
 }
 
 const SCALAR_KEY = 'openApiSchema';

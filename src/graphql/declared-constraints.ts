@@ -10,7 +10,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { BadRequestError } from '../core/errors.ts';
-import { constraintsOf, type JsonSchemaConstraints } from './constraints.ts';
+import { inputConstraintsOf, type JsonSchemaConstraints } from './constraints.ts';
 
 /**
  * What the OpenAPI document states is what the server enforces: the constraints declared on the
@@ -23,11 +23,11 @@ export function withDeclaredConstraints(schema: GraphQLSchema): GraphQLSchema {
   const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false, useDefaults: false });
   for (const root of [schema.getQueryType(), schema.getMutationType()]) {
     for (const field of Object.values(root?.getFields() ?? {})) {
+      if (field.args.length === 0 || !field.resolve) continue;
       const argsSchema = objectSchema(field.args, new Set());
-      if (!argsSchema || !field.resolve) continue;
       // Compiled on the field's first call: compiling all of them costs start-up time.
       let validate: ValidateFunction | undefined;
-      field.resolve = checkingArguments(field.resolve, () => (validate ??= ajv.compile(argsSchema)));
+      field.resolve = checkingArguments(field.resolve, argsSchema ? () => (validate ??= ajv.compile(argsSchema)) : undefined);
     }
   }
   return schema;
@@ -39,7 +39,7 @@ type Schema = Record<string, unknown>;
 function objectSchema(fields: readonly (GraphQLArgument | GraphQLInputField)[], visiting: Set<string>): Schema | undefined {
   const properties: Record<string, Schema> = {};
   for (const field of fields) {
-    const own = constraintsOf(field);
+    const own = inputConstraintsOf(field);
     const nested = typeSchema(field.type, visiting);
     const schema = { ...(own ? toSchema(own) : {}), ...(nested ?? {}) };
     if (Object.keys(schema).length > 0) properties[field.name] = schema;
@@ -67,12 +67,43 @@ function toSchema(constraints: JsonSchemaConstraints): Schema {
   return items ? { ...checked, items: toSchema(items) } : checked;
 }
 
-function checkingArguments(resolve: GraphQLFieldResolver<unknown, unknown>, validator: () => ValidateFunction): GraphQLFieldResolver<unknown, unknown> {
+function checkingArguments(
+  resolve: GraphQLFieldResolver<unknown, unknown>,
+  validator: (() => ValidateFunction) | undefined,
+): GraphQLFieldResolver<unknown, unknown> {
   return (source, args, context, info) => {
-    const validate = validator();
-    if (!validate(args)) throw new BadRequestError(describe(validate.errors![0]));
+    if (validator) {
+      const validate = validator();
+      if (!validate(args)) throw new BadRequestError(describe(validate.errors![0]));
+    }
+    const illFormed = illFormedStringPath(args);
+    if (illFormed !== null) throw new BadRequestError(`Invalid "${illFormed}": must be well-formed Unicode (it holds a lone surrogate)`);
     return resolve(source, args, context, info);
   };
+}
+
+/**
+ * The path (`a.b[0]`) of the first string among `args` — at any depth, `JSON` values and object keys
+ * included — that is not well-formed UTF-16 (a lone surrogate, as `"\ud800"` in JSON makes one), or
+ * null. Such a string cannot be stored as PostgreSQL text, nor encoded as UTF-8 for an answer. The walk
+ * is iterative: inputs are bounded in depth at the door, but this must not depend on it.
+ */
+export function illFormedStringPath(args: Record<string, unknown>): string | null {
+  const stack: [value: unknown, path: string][] = Object.entries(args).map(([name, value]) => [value, name]);
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!value.isWellFormed()) return path;
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => stack.push([item, `${path}[${i}]`]));
+    } else if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+      for (const [key, item] of Object.entries(value)) {
+        if (!key.isWellFormed()) return path;
+        stack.push([item, `${path}.${key}`]);
+      }
+    }
+  }
+  return null;
 }
 
 /** `Invalid "<field path>": <what it must be>`, in the words of the services' own checks. */

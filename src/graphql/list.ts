@@ -4,6 +4,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { builder } from './builder.ts';
 import { constrained } from './constraints.ts';
 import type { Context } from '../core/context.ts';
+import { MAX_CURSOR_LENGTH } from '../core/pagination.ts';
 
 /**
  * The documented list envelope `{ items, count, next: { page } }`, one object type per item type
@@ -27,7 +28,7 @@ export function listType<T>(name: string, item: ObjectRef<any, T>, description?:
 
 /** `page` and `limit`, accepted by every list field (root fields and graph fields alike). */
 export const listArgs = builder.args((t) => ({
-  page: t.string({ description: 'Cursor of the page to return (from `next.page`)' }),
+  page: t.string({ description: 'Cursor of the page to return (from `next.page`)', extensions: constrained({ maxLength: MAX_CURSOR_LENGTH }) }),
   limit: t.int({ description: 'Maximum number of items to return (1..1000, default 50)', extensions: constrained({ minimum: 1, maximum: 1000, default: 50 }) }),
 }));
 

@@ -5,11 +5,12 @@ import {
   isObjectType,
   isScalarType,
   type GraphQLArgument,
+  type GraphQLInputField,
   type GraphQLInputType,
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { constraintsOf, openApiSchemaOfScalar, shapeOf, type JsonSchemaConstraints } from '../graphql/constraints.ts';
+import { constraintsOf, inputConstraintsOf, openApiSchemaOfScalar, shapeOf, type JsonSchemaConstraints } from '../graphql/constraints.ts';
 import { pathParameters, type RestRoute, type RouteTable } from './route-table.ts';
 
 /**
@@ -75,8 +76,8 @@ export function buildOpenApiDocument(generated: any, table: RouteTable, apiUrl: 
   return document;
 }
 
-/** Failures every route can answer; writes add 409 (a conflicting state), 413 (too large), 415 (not JSON). */
-const ERROR_STATUSES = ['400', '401', '403', '404', '429'];
+/** Failures every route can answer (414: a URL over MAX_URL_LENGTH); writes add 409 (a conflicting state), 413 (too large), 415 (not JSON). */
+const ERROR_STATUSES = ['400', '401', '403', '404', '414', '429'];
 const BODY_ERROR_STATUSES = ['409', '413', '415'];
 
 /** The route's answers; `shape`: the declared shape of a root field whose type is `JSON`. */
@@ -102,7 +103,7 @@ function describeParameters(operation: any, route: RestRoute, args: readonly Gra
     if (parameter.in === 'path') parameter.required = true;
     const arg = byName.get(parameter.name);
     if (!arg) continue;
-    parameter.schema = withConstraints(withScalar(parameter.schema, arg.type), constraintsOf(arg));
+    parameter.schema = withConstraints(withScalar(parameter.schema, arg.type), inputConstraintsOf(arg));
   }
 }
 
@@ -126,7 +127,7 @@ function describeBody(operation: any, route: RestRoute, args: readonly GraphQLAr
     if (schema.required.length === 0) delete schema.required;
   }
   for (const arg of args) {
-    if (schema.properties[arg.name]) schema.properties[arg.name] = withConstraints(withScalar(schema.properties[arg.name], arg.type), constraintsOf(arg));
+    if (schema.properties[arg.name]) schema.properties[arg.name] = withConstraints(withScalar(schema.properties[arg.name], arg.type), inputConstraintsOf(arg));
   }
   if (Object.keys(schema.properties).length === 0) delete operation.requestBody;
   else operation.requestBody.required = Array.isArray(schema.required) && schema.required.length > 0;
@@ -150,7 +151,7 @@ function describeTypeConstraints(components: Record<string, any>, schema: GraphQ
       const shape = isObjectType(type) ? shapeOf(field) : undefined;
       const current = component.properties[field.name];
       const described = shape ? { ...shape, ...(current.description ? { description: current.description } : {}) } : withScalar(current, field.type);
-      const property = withConstraints(described, constraintsOf(field));
+      const property = withConstraints(described, isInputObjectType(type) ? inputConstraintsOf(field as GraphQLInputField) : constraintsOf(field));
       component.properties[field.name] = field.extensions?.restNull ? nullable(property, components) : property;
     }
   }

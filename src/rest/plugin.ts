@@ -10,7 +10,7 @@ import { buildOpenApiDocument } from './openapi.ts';
 import { checkUrlText, readJsonObjectBody, RestInputError, requestForSofa } from './request-body.ts';
 import { finalResponse, locationOf, sofaStatusOf } from './responses.ts';
 import { omitAbsentFields } from './rest-shape.ts';
-import { toRouterPath, type RestRoute, type RouteTable } from './route-table.ts';
+import { routeMatcher, toRouterPath, type RestRoute, type RouteTable } from './route-table.ts';
 import { requestVariables, type RestRequestValues } from './variables.ts';
 
 export interface RestOptions {
@@ -73,6 +73,7 @@ const isSofaWebhook = (path: string) => path === '/webhook' || path.startsWith('
  */
 export function useRestApi(options: RestOptions): Plugin {
   const routeByField = new Map(Object.entries(options.routes));
+  const matchRoute = routeMatcher(options.routes);
   let getEnveloped: (serverContext: any) => any;
   let fullSchema: GraphQLSchema;
   let restSchema: GraphQLSchema;
@@ -162,6 +163,12 @@ export function useRestApi(options: RestOptions): Plugin {
       if (request.method === 'GET' && path === '/openapi.json') return endResponse(Response.json(openApiDocument));
       const noRoute = () => errorResponse(404, `No route ${request.method} ${url.pathname}`);
       if (isSofaWebhook(path)) return endResponse(noRoute());
+      const match = matchRoute(request.method === 'HEAD' ? 'GET' : request.method, path);
+      if (match.kind === 'no-route') return endResponse(noRoute());
+      if (match.kind === 'method-not-allowed') {
+        const allow = match.allowed.join(', ');
+        return endResponse(errorResponse(405, `${request.method} is not allowed on ${url.pathname} (allowed: ${allow})`, { allow }));
+      }
 
       const state: RestRequestState = { method: request.method, query: url.searchParams, body: {} };
       try {

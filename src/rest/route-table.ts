@@ -58,6 +58,31 @@ export function bodyLimitOf(table: RouteTable, basePath: string, fallback: numbe
   return (method, pathname) => large.find((route) => route.method === method && route.pattern.test(pathname))?.max ?? fallback;
 }
 
+/** What the route table says of a request's method and path (below the REST base path). */
+export type RouteMatch = { kind: 'route'; route: RestRoute } | { kind: 'method-not-allowed'; allowed: HttpMethod[] } | { kind: 'no-route' };
+
+/**
+ * Matches a method and a path against the table's templates (`{param}` is one non-empty segment): the
+ * route, or — when routes have this path with other methods — those methods (a 405 with `Allow`), or
+ * nothing (a 404). SOFA's router still serves the matched routes; this answers what it cannot (a method
+ * such as TRACE, which the Fetch API refuses to even represent).
+ */
+export function routeMatcher(table: RouteTable): (method: string, path: string) => RouteMatch {
+  const bySegments = new Map<number, { pattern: RegExp; route: RestRoute }[]>();
+  for (const route of Object.values(table)) {
+    const segments = route.path.split('/').length;
+    const pattern = new RegExp(`^${route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`);
+    bySegments.set(segments, [...(bySegments.get(segments) ?? []), { pattern, route }]);
+  }
+  return (method, path) => {
+    const candidates = (bySegments.get(path.split('/').length) ?? []).filter((c) => c.pattern.test(path));
+    const route = candidates.find((c) => c.route.method === method)?.route;
+    if (route) return { kind: 'route', route };
+    if (candidates.length > 0) return { kind: 'method-not-allowed', allowed: [...new Set(candidates.map((c) => c.route.method))] };
+    return { kind: 'no-route' };
+  };
+}
+
 /** `{param}` → `:param`, the syntax of SOFA's router. */
 export function toRouterPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');

@@ -11,7 +11,8 @@
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { restRoutes, schema } from '../../src/schema.ts';
-import { malformedRequests, fuzzFailure, type FuzzRequest } from '../support/fuzz.ts';
+import { hugeStringRequests, malformedRequests, fuzzFailure, type FuzzRequest } from '../support/fuzz.ts';
+import { buildFuzzWorld } from '../support/fuzz-world.ts';
 import { killAll, randomToken, startServer, tempDir } from '../support/server-process.ts';
 
 const TOTAL = Number(process.env.BENCH_FUZZ_REQUESTS ?? 11_000);
@@ -44,35 +45,29 @@ async function call(token: string, method: string, path: string, body?: unknown)
   return JSON.parse(text || '{}');
 }
 
-// An organization with something of everything, created through the API.
+// An organization with something of everything, created through the API (test/support/fuzz-world.ts).
 const { token } = await call(adminToken, 'POST', '/v1/admin/users', { email: 'bench@example.com', displayName: 'Bench' });
 const org = await call(token, 'POST', '/v1/orgs', { title: 'Fuzzed' });
-const space = await call(token, 'POST', `/v1/orgs/${org.id}/spaces`, { title: 'S' });
-const collection = await call(token, 'POST', `/v1/orgs/${org.id}/collections`, { title: 'C' });
-const team = await call(token, 'PUT', `/v1/orgs/${org.id}/teams`, { title: 'T' });
-await call(token, 'POST', `/v1/orgs/${org.id}/custom-fields`, { name: 'owner', type: 'text' });
-const link = await call(token, 'POST', `/v1/orgs/${org.id}/link-invites`, { role: 'read' });
-const saml = await call(token, 'POST', `/v1/orgs/${org.id}/saml`, { label: 'IdP' });
 const me = await call(token, 'GET', '/v1/user');
-const ids = {
-  organizationId: org.id,
-  spaceId: space.id,
-  collectionId: collection.id,
-  teamId: team.id,
-  userId: me.id,
-  inviteId: link.id,
-  samlProviderId: saml.id,
-  fieldName: 'owner',
-  emailDomain: 'example.com',
-};
+const ids = await buildFuzzWorld((method, path, body) => call(token, method, path, body), org.id, me.id);
 
 // Warm up (module loading, JIT), then measure.
 for (let i = 0; i < 50; i++) await fetch(`${server.url}/v1/orgs/${org.id}`, { headers: { authorization: `Bearer ${token}` } });
 await new Promise((resolve) => setTimeout(resolve, 2000));
 const before = rssMiB();
 
+// Malformed requests, and one in twenty a string of 100,000 or 1,000,000 characters somewhere.
 function* endless(): Generator<FuzzRequest> {
-  for (;;) yield* malformedRequests(restRoutes, schema, ids);
+  const huge = (function* () {
+    for (;;) yield* hugeStringRequests(restRoutes, schema, ids, [100_000, 1_000_000]);
+  })();
+  for (;;) {
+    let n = 0;
+    for (const request of malformedRequests(restRoutes, schema, ids)) {
+      yield request;
+      if (++n % 20 === 0) yield huge.next().value as FuzzRequest;
+    }
+  }
 }
 const source = endless();
 let sent = 0;

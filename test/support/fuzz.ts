@@ -162,3 +162,59 @@ export function fuzzFailure(request: FuzzRequest, status: number, text: string):
   const internal = (body?.errors ?? []).some((e: any) => !e.extensions?.code || e.extensions.code === 'INTERNAL_SERVER_ERROR');
   return status >= 500 || internal ? `${request.label} → ${status} ${text.slice(0, 300)}` : null;
 }
+
+/**
+ * Strings far over any declared limit (`sizes`, e.g. 100,000 and 1,000,000 characters) in every place a
+ * string goes: each path segment, each query parameter, each body field — a string argument, the items of
+ * a string list, the string fields of an input object, and inside `JSON` arguments — and each string
+ * variable of every GraphQL root field. Each must be refused (4xx) before any work that grows with it.
+ */
+export function* hugeStringRequests(routes: RouteTable, schema: GraphQLSchema, ids: Record<string, string>, sizes: number[]): Generator<FuzzRequest> {
+  for (const size of sizes) {
+    const huge = 'x'.repeat(size);
+    for (const [key, route] of Object.entries(routes)) {
+      const field = rootField(schema, key);
+      const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const fill = (override: Record<string, string> = {}) =>
+        `/v1${route.path.replace(/\{(\w+)\}/g, (_m, name: string) => override[name] ?? encodeURIComponent(ids[name] ?? 'unknown0000000000001'))}`;
+      const isBody = ['POST', 'PUT', 'PATCH'].includes(route.method);
+      const queryArgs = new Set(route.query ?? []);
+      for (const param of pathParams) yield { kind: 'rest', method: route.method, path: fill({ [param]: huge }), body: isBody ? {} : undefined };
+      for (const arg of field.args.filter((a) => !pathParams.includes(a.name))) {
+        if (!isBody || queryArgs.has(arg.name)) {
+          yield { kind: 'rest', method: route.method, path: `${fill()}?${arg.name}=${huge}`, body: isBody ? {} : undefined };
+          continue;
+        }
+        for (const value of hugeValuesFor(arg.type, huge)) yield { kind: 'rest', method: route.method, path: fill(), body: { [arg.name]: value } };
+      }
+    }
+    for (const [operation, root] of [['query', schema.getQueryType()!], ['mutation', schema.getMutationType()!]] as const) {
+      for (const field of Object.values(root.getFields())) {
+        const defs = field.args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
+        const call = field.args.map((a) => `${a.name}: $${a.name}`).join(', ');
+        const selection = isObjectType(getNamedType(field.type)) ? '{ __typename }' : '';
+        const query = `${operation}${defs ? `(${defs})` : ''} { ${field.name}${call ? `(${call})` : ''} ${selection} }`;
+        const base = Object.fromEntries(field.args.map((a) => [a.name, ids[a.name] ?? typedHostileValues(a.type)[0]]));
+        for (const arg of field.args) {
+          for (const value of hugeValuesFor(arg.type, huge)) {
+            yield { kind: 'graphql', query, variables: { ...base, [arg.name]: value }, label: `${field.name}(${arg.name}: <${size} characters>)` };
+          }
+        }
+      }
+    }
+  }
+}
+
+/** Values of a GraphQL input type that carry `huge` wherever the type holds a string. */
+function hugeValuesFor(type: GraphQLInputType, huge: string, depth = 0): unknown[] {
+  const nullable = getNullableType(type);
+  if (isListType(nullable)) return hugeValuesFor(nullable.ofType as GraphQLInputType, huge, depth).map((v) => [v]);
+  const named = getNamedType(type);
+  if (isInputObjectType(named)) {
+    if (depth > 2) return [];
+    return Object.values(named.getFields()).flatMap((f) => hugeValuesFor(f.type, huge, depth + 1).map((v) => ({ [f.name]: v })));
+  }
+  if (isScalarType(named) && named.name === 'JSON') return [huge, [huge], { x: huge }, { [huge]: 1 }];
+  if (isScalarType(named) && ['Int', 'Float', 'Boolean'].includes(named.name)) return [];
+  return [huge];
+}

@@ -100,7 +100,7 @@ async function conformToDocument(h: Harness, method: string, path: string, resul
     appendFileSync(process.env.OPENAPI_RESPONSE_REPORT ?? 'openapi-report.txt', problems.map((p) => `${p}\n`).join(''));
     return;
   }
-  throw new Error(`The response to ${method} ${path} is not what /v1/openapi.json documents:\n${problems.join('\n')}`);
+  throw new Error(`The response to ${method} ${path.slice(0, 300)} is not what /v1/openapi.json documents:\n${problems.join("\n")}`);
 }
 
 async function send(h: Harness, method: string, path: string, token: string | null, body?: unknown, rawBody?: string): Promise<HttpResult> {

@@ -24,6 +24,7 @@ import {
   updateComment,
   updateReply,
   MAX_COMMENT_CHARACTERS,
+  MAX_EMOJI_LENGTH,
   MAX_REACTION_CHANGES,
 } from './comment.service.ts';
 
@@ -193,7 +194,7 @@ export const CommentReplyRef = builder.prismaObject('Comment', {
 
 const CommentList = listType('Comment', CommentRef);
 const markdownByDefault = constrained({ default: 'markdown' });
-const reactionChanges = constrained({ maxItems: MAX_REACTION_CHANGES });
+const reactionChanges = constrained({ maxItems: MAX_REACTION_CHANGES, items: { minLength: 1, maxLength: MAX_EMOJI_LENGTH } });
 const CommentReplyList = listType('CommentReply', CommentReplyRef);
 const commentArgs = builder.args((t) => ({
   ...changeRequestArgs,

@@ -1,4 +1,5 @@
 import MarkdownIt from 'markdown-it';
+import { decodeUriPart } from '../../lib/uri.ts';
 
 /**
  * The links of a page body. The revision writer normalises markdown before storing it: a link or image
@@ -22,13 +23,7 @@ const FILE = /^\/files\/([^/?#]+)$/;
 const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
 /** markdown-it percent-encodes destinations; IDs and anchors are kept as the writer meant them. */
-function decoded(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return part;
-  }
-}
+const decoded = decodeUriPart;
 
 /** What one href (as markdown-it normalised it) points to; null for an empty one. */
 export function classifyHref(href: string): LinkTarget | null {

@@ -1,3 +1,4 @@
+import { decodeUriPart } from '../../lib/uri.ts';
 import * as cheerio from 'cheerio';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
@@ -49,7 +50,7 @@ export function parseHtmlPage(html: string, pageUrl: string): HtmlPage {
   if (!selector) main.find(CHROME).remove();
 
   const h1 = main.find('h1').first();
-  const title = squash(h1.text()) || squash($('title').first().text()) || decodeURIComponent(new URL(pageUrl).pathname.split('/').filter(Boolean).pop() ?? '') || 'Home';
+  const title = squash(h1.text()) || squash($('title').first().text()) || decodeUriPart(new URL(pageUrl).pathname.split('/').filter(Boolean).pop() ?? '') || 'Home';
   // The page title is the page's own field: its first heading is not repeated in the body.
   if (h1.length && squash(h1.text()) === title) h1.remove();
 

@@ -1,3 +1,4 @@
+import { decodeUriPart } from '../../lib/uri.ts';
 import { contentHash } from '../content/content-hash.ts';
 import { slugify, type DraftPage, type RevisionDraft } from '../content/revision-draft.ts';
 import { newId } from '../../lib/ids.ts';
@@ -78,7 +79,7 @@ export function addImportedContent(draft: RevisionDraft, crawl: Crawl, now: Date
   const blobs: Uint8Array<ArrayBuffer>[] = [];
   for (const image of crawl.images.values()) {
     const id = newId();
-    const name = decodeURIComponent(new URL(image.url).pathname.split('/').pop() || 'image').slice(0, 256) || 'image';
+    const name = decodeUriPart(new URL(image.url).pathname.split('/').pop() || 'image').slice(0, 256) || 'image';
     draft.files.set(id, {
       id,
       name,

@@ -1,3 +1,4 @@
+import { decodeUriPart } from '../../lib/uri.ts';
 import type { FetchConfig, ImportConfig } from '../../config.ts';
 import { addressRule, SafeFetchError, SafeFetcher, type FetchedResource } from '../../lib/safe-fetch.ts';
 import { detectImage, type DetectedImage } from '../content/image-types.ts';
@@ -61,13 +62,7 @@ function segmentsOf(canonical: string, origin: string, prefix: string): string[]
   return below
     .split('/')
     .filter(Boolean)
-    .map((segment) => {
-      try {
-        return decodeURIComponent(segment);
-      } catch {
-        return segment;
-      }
-    });
+    .map(decodeUriPart);
 }
 
 /** Why the start page could not be imported; the import answers 400 with it. */

@@ -1,16 +1,16 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
-import { can } from '../../core/authorization.ts';
+import { authorize, can } from '../../core/authorization.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength } from '../../core/validate.ts';
 import { organizationActor, organizationFor } from '../organizations/organization.access.ts';
 import { integrationFor } from './integration.service.ts';
-import { integrationPolicy } from './integration.policy.ts';
+import { installationTargetPolicy, integrationPolicy } from './integration.policy.ts';
 
 /**
  * Installations (GitBook's account-level ones): an organization's admin installs an integration they
- * can see in their organization, once (installing it again answers the installation there is). The
+ * can see in their organization — a private one only in the organization that owns it —, once (installing it again answers the installation there is). The
  * integration's owners see all its installations; other callers those of organizations they administer.
  */
 const ORDER: SortKey[] = [
@@ -21,6 +21,7 @@ const ORDER: SortKey[] = [
 export async function installIntegration(ctx: Context, name: string, input: { organization: string }) {
   const integration = await integrationFor(ctx, name, 'read');
   const { organization } = await organizationFor(ctx, input.organization, 'update');
+  authorize(installationTargetPolicy, { organizationId: organization.id }, 'install', integration);
   const now = ctx.clock.now();
   return ctx.db.integrationInstallation.upsert({
     where: { integrationName_organizationId: { integrationName: integration.name, organizationId: organization.id } },

@@ -22,6 +22,8 @@ export const INTEGRATION_VISIBILITIES = ['public', 'private', 'unlisted'] as con
 
 /** Largest decoded icon or preview image. */
 export const MAX_IMAGE_BYTES = 1024 * 1024;
+/** The base64 text of the largest image, padding included. */
+export const MAX_BASE64_IMAGE_LENGTH = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
 /** Largest script (a bundled integration is far smaller). */
 export const MAX_SCRIPT_BYTES = 5 * 1024 * 1024;
 

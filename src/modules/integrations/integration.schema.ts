@@ -11,6 +11,8 @@ import { installIntegration, listInstallations } from './installation.service.ts
 import { integrationPolicy } from './integration.policy.ts';
 import {
   BASE64,
+  MAX_BASE64_IMAGE_LENGTH,
+  MAX_SCRIPT_BYTES,
   INTEGRATION_CATEGORIES,
   INTEGRATION_SCOPES,
   INTEGRATION_TARGETS,
@@ -235,8 +237,11 @@ builder.mutationFields((t) => ({
       title: t.arg.string({ required: true, description: '2..30 characters', extensions: constrained({ minLength: 2, maxLength: 30 }) }),
       description: t.arg.string({ required: true, description: 'At most 100 characters ("" allowed)', extensions: constrained({ maxLength: 100 }) }),
       summary: t.arg.string({ description: 'At most 2048 characters (markdown)', extensions: constrained({ maxLength: 2048 }) }),
-      icon: t.arg.string({ description: 'A base64 image (at most 1 MB)', extensions: constrained({ pattern: BASE64.source }) }),
-      previewImages: t.arg.stringList({ description: 'At most 3 base64 images', extensions: constrained({ maxItems: 3, items: { pattern: BASE64.source } }) }),
+      icon: t.arg.string({ description: 'A base64 image (at most 1 MB)', extensions: constrained({ maxLength: MAX_BASE64_IMAGE_LENGTH, pattern: BASE64.source }) }),
+      previewImages: t.arg.stringList({
+        description: 'At most 3 base64 images',
+        extensions: constrained({ maxItems: 3, items: { maxLength: MAX_BASE64_IMAGE_LENGTH, pattern: BASE64.source } }),
+      }),
       visibility: t.arg.string({
         description: 'public, private (default) or unlisted',
         extensions: constrained({ enum: INTEGRATION_VISIBILITIES, default: 'private' }),
@@ -255,7 +260,7 @@ builder.mutationFields((t) => ({
       }),
       externalLinks: t.arg({ type: 'JSON', description: 'At most 5 { url, label }', extensions: constrained({ maxItems: 5 }) }),
       configurations: t.arg({ type: 'JSON', description: '{ account, space, site }' }),
-      script: t.arg.string({ required: true, description: 'The script (stored, not run)', extensions: constrained({ minLength: 1 }) }),
+      script: t.arg.string({ required: true, description: 'The script (stored, not run)', extensions: constrained({ minLength: 1, maxLength: MAX_SCRIPT_BYTES }) }),
       organization: t.arg.string({
         required: true,
         description: 'ID or hostname of the organization publishing it (the caller administers it)',

@@ -103,8 +103,8 @@ export interface IntegrationFilters {
 }
 
 /**
- * `GET /integrations`: public integrations, and the private and unlisted ones of the caller's
- * organizations; by name, filtered.
+ * `GET /integrations`: public integrations, and the private and unlisted ones of the organizations where
+ * the caller holds a role; by name, filtered.
  */
 export async function listIntegrations(ctx: Context, args: ListArgs & IntegrationFilters, query?: ItemQuery) {
   checkLength('search', args.search, 0, 100);
@@ -115,7 +115,7 @@ export async function listIntegrations(ctx: Context, args: ListArgs & Integratio
   }
   const userId = ctx.viewer?.user.id ?? '';
   const filters: Prisma.IntegrationWhereInput[] = [
-    { OR: [{ visibility: 'public' }, { organization: { members: { some: { userId, disabled: false } } } }] },
+    { OR: [{ visibility: 'public' }, { organization: { members: { some: { userId, disabled: false, role: { not: null } } } } }] },
   ];
   if (args.search) filters.push({ OR: [{ name: { contains: args.search, mode: 'insensitive' } }, { title: { contains: args.search, mode: 'insensitive' } }] });
   if (args.category) filters.push({ categories: { has: args.category } });

@@ -94,12 +94,24 @@ const ADAPTIVE_SCHEMA_SHAPE = {
 const ajv = new Ajv({ allErrors: false });
 const matchesShape = ajv.compile(ADAPTIVE_SCHEMA_SHAPE);
 
-/** A 400 with Ajv's message when `jsonSchema` is not a draft-07 schema of that shape. */
+/**
+ * A 400 with Ajv's message when `jsonSchema` is not a draft-07 schema of that shape. The shape comes
+ * first: it admits only draft-07's own `$schema` and no `$ref`, so validating the schema afterwards never
+ * asks Ajv for a meta-schema or a reference it does not hold (which throws rather than answers).
+ */
 export function checkAdaptiveSchema(jsonSchema: unknown): void {
-  if (!ajv.validateSchema(jsonSchema as object)) {
-    throw new BadRequestError(`Invalid "jsonSchema": ${ajv.errorsText(ajv.errors, { dataVar: 'jsonSchema' })}`);
-  }
   if (!matchesShape(jsonSchema)) {
-    throw new BadRequestError(`Invalid "jsonSchema": ${ajv.errorsText(matchesShape.errors, { dataVar: 'jsonSchema' })}`);
+    // Ajv's text for an unexpected key does not name it: name it, so the caller knows what to remove.
+    const errors = matchesShape.errors?.map((e) =>
+      e.keyword === 'additionalProperties' ? { ...e, message: `must NOT have the property "${(e.params as { additionalProperty: string }).additionalProperty}"` } : e,
+    );
+    throw new BadRequestError(`Invalid "jsonSchema": ${ajv.errorsText(errors, { dataVar: 'jsonSchema' })}`);
   }
+  let valid: boolean;
+  try {
+    valid = ajv.validateSchema(jsonSchema as object) as boolean;
+  } catch (error) {
+    throw new BadRequestError(`Invalid "jsonSchema": ${(error as Error).message}`);
+  }
+  if (!valid) throw new BadRequestError(`Invalid "jsonSchema": ${ajv.errorsText(ajv.errors, { dataVar: 'jsonSchema' })}`);
 }

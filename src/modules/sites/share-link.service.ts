@@ -9,8 +9,8 @@ import { checkShareLinkName } from './site-inputs.ts';
 /**
  * Share links open a `share-link` site to whoever holds one: each has a secret key (256 random bits,
  * base64url) that `GET …/published` and `GET …/sections` take as `shareKey`, and that its
- * `urls.published` carries. Members read them; the site's managers create, change and delete them; an
- * inactive link opens nothing.
+ * `urls.published` carries. A key is a credential: the site's managers alone list, create, change and
+ * delete share links (other members 403); an inactive link opens nothing.
  */
 export const SHARE_LINK_ORDER: SortKey[] = [
   { field: 'createdAt', direction: 'asc', type: 'date' },
@@ -18,7 +18,7 @@ export const SHARE_LINK_ORDER: SortKey[] = [
 ];
 
 export async function listShareLinks(ctx: Context, organizationId: string, siteId: string, args: ListArgs) {
-  const { site } = await siteFor(ctx, organizationId, siteId, 'read');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
   const page = await paginate({ args, keys: SHARE_LINK_ORDER, where: { siteId: site.id }, model: ctx.db.shareLink });
   return { ...page, items: page.items.map((link) => ({ ...link, site })) };
 }

@@ -77,7 +77,7 @@ export async function addSections(tx: Tx, site: { id: string; organizationId: st
 }
 
 /**
- * Who reads a site's sections: its organization's members; visitors (any caller with a token) when the
+ * Who reads a site's sections: its organization's members with a role (guests 403); visitors (any caller with a token) when the
  * site is published for them — public or unlisted, or a share-link site with an active link's key.
  */
 export async function listSections(ctx: Context, organizationId: string, siteId: string, args: ListArgs & { shareKey?: string | null }, query?: ItemQuery) {

@@ -9,7 +9,9 @@ import { sitePolicy } from './site.policy.ts';
 
 /**
  * A site as its audience reaches it (`GET …/published`, `GET …/sections`): its organization's members
- * always; anyone else (any caller with a token) only once it is published — a `public` or `unlisted`
+ * with a role always, its guests never (403: they see only what was shared with them — a published site
+ * reaches them as readers, through published content); anyone else (any caller with a token) only once
+ * it is published — a `public` or `unlisted`
  * site as it is, a `share-link` site with the key of one of its active share links (`shareKey`). A
  * `visitor-auth` site needs a visitor's JWT, which this server does not take: members only. Everyone
  * else gets the 404 of an unknown site, whether or not the organization or the site exists.

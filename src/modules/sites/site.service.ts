@@ -29,9 +29,10 @@ export interface SiteListFilters {
   type?: string[] | null;
 }
 
-/** `GET /orgs/{o}/sites`: any member; filtered by a published space, a title fragment, publication and type. */
+/** `GET /orgs/{o}/sites`: members with a role; filtered by a published space, a title fragment, publication and type. */
 export async function listSites(ctx: Context, organizationId: string, args: ListArgs & SiteListFilters, query?: ItemQuery) {
   await organizationForMember(ctx, organizationId);
+  authorize(sitePolicy, await siteActor(ctx, organizationId), 'list', { id: '', createdById: null });
   const where: Prisma.SiteWhereInput = { organizationId };
   if (args.space) where.siteSpaces = { some: { spaceId: args.space } };
   if (args.title) where.title = { contains: args.title, mode: 'insensitive' };
