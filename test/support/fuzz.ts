@@ -11,6 +11,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { encodeCursor } from '../../src/core/pagination.ts';
+import { MAX_FILE_BYTES, MAX_PAGE_MARKDOWN } from '../../src/modules/change-requests/content-changes.ts';
 import type { RouteTable } from '../../src/rest/route-table.ts';
 
 /**
@@ -20,8 +21,8 @@ import type { RouteTable } from '../../src/rest/route-table.ts';
  * process) and by the memory benchmark (against a server process).
  */
 export type FuzzRequest =
-  | { kind: 'rest'; method: string; path: string; body?: unknown; raw?: string }
-  | { kind: 'graphql'; query: string; variables: Record<string, unknown>; label: string };
+  | { kind: 'rest'; method: string; path: string; body?: unknown; raw?: string; mayAccept?: boolean }
+  | { kind: 'graphql'; query: string; variables: Record<string, unknown>; label: string; mayAccept?: boolean };
 
 const deep = (n: number): unknown => (n === 0 ? 'x' : { a: deep(n - 1) });
 const LONG = 'x'.repeat(20_000);
@@ -187,6 +188,7 @@ export function* hugeStringRequests(routes: RouteTable, schema: GraphQLSchema, i
         }
         for (const value of hugeValuesFor(arg.type, huge)) yield { kind: 'rest', method: route.method, path: fill(), body: { [arg.name]: value } };
       }
+      for (const { body, mayAccept } of INSIDE_JSON[key]?.(huge, ids) ?? []) yield { kind: 'rest', method: route.method, path: fill(), body, mayAccept };
     }
     for (const [operation, root] of [['query', schema.getQueryType()!], ['mutation', schema.getMutationType()!]] as const) {
       for (const field of Object.values(root.getFields())) {
@@ -204,6 +206,56 @@ export function* hugeStringRequests(routes: RouteTable, schema: GraphQLSchema, i
     }
   }
 }
+
+/**
+ * `huge` where the services read strings inside `JSON` arguments, in the shapes they take. `mayAccept`:
+ * the field takes that much (a page's markdown, a file, a spec's text), so a 2xx is right — still
+ * within the second.
+ */
+const INSIDE_JSON: Record<string, (huge: string, ids: Record<string, string>) => { body: Record<string, unknown>; mayAccept?: boolean }[]> = {
+  'Mutation.updateChangeRequestContent': (huge) => {
+    const page = (extra: Record<string, unknown>) => ({ changes: [{ operation: 'insert_page', title: 'T', document: { markdown: 'x' }, ...extra }] });
+    return [
+      { body: page({ title: huge }) },
+      { body: page({ slug: huge }) },
+      { body: page({ description: huge }) },
+      { body: page({ emoji: huge }) },
+      { body: page({ ref: huge }) },
+      { body: page({ into: huge }) },
+      { body: page({ document: { markdown: huge } }), mayAccept: huge.length <= MAX_PAGE_MARKDOWN },
+      { body: { changes: [{ operation: 'update_page', page: huge }] } },
+      { body: { changes: [{ operation: 'revert_page', page: 'p', revision: huge }] } },
+      { body: { changes: [{ operation: 'insert_files', files: [{ name: huge, contentType: 'text/plain', base64: '' }] }] } },
+      { body: { changes: [{ operation: 'insert_files', files: [{ name: 'a', contentType: huge, base64: '' }] }] } },
+      // 'x'.repeat(n) is base64 of 3n/4 bytes: a file within the limit is a file.
+      { body: { changes: [{ operation: 'insert_files', files: [{ name: 'a', contentType: 'text/plain', base64: huge }] }] }, mayAccept: (huge.length * 3) / 4 <= MAX_FILE_BYTES },
+    ];
+  },
+  'Mutation.createOpenAPISpec': (huge) => [{ body: { slug: 'huge', source: { url: huge } } }, { body: { slug: 'huge-text', source: { text: huge } }, mayAccept: true }],
+  'Mutation.putOpenAPISpec': (huge) => [{ body: { source: { url: huge } } }, { body: { source: { text: huge } }, mayAccept: true }],
+  'Mutation.updateSpaceCustomFields': (huge) => [{ body: { values: { owner: { value: huge } } } }, { body: { values: { [huge]: { value: 'x' } } } }],
+  'Mutation.updateSiteAdaptiveSchema': (huge) => [
+    { body: { jsonSchema: { type: 'object', properties: { a: { type: 'boolean', description: huge } }, additionalProperties: false } } },
+    { body: { jsonSchema: { type: 'object', properties: { [huge]: { type: 'boolean', description: 'x' } }, additionalProperties: false } } },
+    { body: { jsonSchema: { $schema: huge, type: 'object', properties: {}, additionalProperties: false } } },
+  ],
+  'Mutation.publishIntegration': (huge, ids) => {
+    const base = { runtime: 'v2', title: 'Huge', description: 'Huge', scopes: [], organization: ids.organizationId, previewImages: [], script: 'x' };
+    return [
+      { body: { ...base, blocks: [{ id: 'b', title: huge }] } },
+      { body: { ...base, blocks: [{ id: 'b', title: 'Block', urlUnfurl: [huge] }] } },
+      { body: { ...base, contentSources: [{ id: 'c', title: 'Source', configuration: { componentId: huge } }] } },
+      { body: { ...base, externalLinks: [{ url: huge, label: 'x' }] } },
+      { body: { ...base, configurations: { account: { properties: { [huge]: {} } } } } },
+      { body: { ...base, contentSecurityPolicy: huge } },
+      { body: { ...base, contentSecurityPolicy: { 'script-src': huge } } },
+      { body: { ...base, secrets: { key: huge } } },
+      { body: { ...base, secrets: { [huge]: 'x' } } },
+      { body: { ...base, script: huge }, mayAccept: true },
+    ];
+  },
+  'Mutation.updateOrganizationTeamMembers': (huge) => [{ body: { memberships: { [huge]: { role: 'member' } } } }, { body: { memberships: { someone: { role: huge } } } }],
+};
 
 /** Values of a GraphQL input type that carry `huge` wherever the type holds a string. */
 function hugeValuesFor(type: GraphQLInputType, huge: string, depth = 0): unknown[] {

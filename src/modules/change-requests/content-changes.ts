@@ -11,6 +11,12 @@ export const MAX_FILES_PER_CHANGE = 20;
 export const MAX_TITLE = 256;
 export const MAX_DESCRIPTION = 1000;
 export const MAX_FILE_BYTES = 1024 * 1024;
+/**
+ * The longest page body, in characters (about 100 printed pages: the largest pages of real documentation
+ * sites are a tenth of it). A body is parsed into a document, its links and its search sections when it
+ * is written; this bound keeps that well under a second.
+ */
+export const MAX_PAGE_MARKDOWN = 500_000;
 
 const pageId = z.string().min(1).max(100);
 const title = z.string().min(1).max(MAX_TITLE);
@@ -20,7 +26,7 @@ const slug = z
   .regex(/^$|^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lower-case letters, digits and single dashes');
 const emoji = z.string().max(50);
 /** Markdown, or nothing (`{}`: metadata only). A JSON document body is GitBook's too, but not accepted here. */
-const document = z.strictObject({ markdown: z.string().max(1_000_000).optional() });
+const document = z.strictObject({ markdown: z.string().max(MAX_PAGE_MARKDOWN).optional() });
 const position = z.number().int().min(0).max(100_000);
 
 const pageFields = {

@@ -45,7 +45,17 @@ const contentSource = z.looseObject({
   icon: z.string().max(2048).optional(),
   configuration: z.object({ componentId: z.string().min(1).max(100) }),
 });
-const configuration = z.union([z.object({ componentId: z.string().min(1).max(100) }), z.looseObject({ properties: z.record(z.string(), z.unknown()), required: z.array(z.string()).optional() })]);
+/** The largest configuration schema, as JSON text (GitBook's are a few hundred bytes). */
+export const MAX_CONFIGURATION_JSON = 64 * 1024;
+const configuration = z
+  .union([
+    z.object({ componentId: z.string().min(1).max(100) }),
+    z.looseObject({
+      properties: z.record(z.string().min(1).max(100), z.unknown()).refine((p) => Object.keys(p).length <= 100, 'at most 100 properties'),
+      required: z.array(z.string().max(100)).max(100).optional(),
+    }),
+  ])
+  .refine((c) => JSON.stringify(c).length <= MAX_CONFIGURATION_JSON, `at most ${MAX_CONFIGURATION_JSON} characters as JSON`);
 
 export const publishBody = z.object({
   title: z.string().min(2).max(30),
