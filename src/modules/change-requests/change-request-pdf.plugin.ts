@@ -5,7 +5,7 @@ import type { AppServices } from '../../core/context.ts';
 import { errorResponse } from '../../rest/errors.ts';
 import { contentDisposition } from '../content/file-download.plugin.ts';
 import { renderPdf, type PdfPage } from '../content/markdown-pdf.ts';
-import { PDF_BASE_PATH, readPdfContent, verifyPdfUrl } from './change-request-pdf.ts';
+import { MAX_PDF_MARKDOWN, PDF_BASE_PATH, readPdfContent, verifyPdfUrl } from './change-request-pdf.ts';
 
 /**
  * `GET|HEAD /pdf/{spaceId}/{revisionId}?page&only&expires&signature`: the PDF behind a URL that
@@ -46,6 +46,11 @@ export function usePdfExports(services: AppServices): Plugin {
     if (target === 'expired') return endResponse(errorResponse(403, 'This PDF URL has expired: ask the API for a new one'));
     const content = await readPdfContent(services.db, target);
     if (!content) return endResponse(errorResponse(404, 'The content of this PDF no longer exists'));
+    if (content === 'too-large') {
+      return endResponse(
+        errorResponse(413, `This content is too large for one PDF (over ${MAX_PDF_MARKDOWN} characters of text): export it a page or a section at a time (page, only)`),
+      );
+    }
     const { revisionId, selection } = target;
     const key = `${revisionId}\n${selection.page ?? ''}\n${selection.only}`;
     const bytes = (await rendered.fetch(key, { context: { content, now } }))!;

@@ -59,25 +59,33 @@ export async function verifyPdfUrl(db: Db, url: URL, now: Date): Promise<PdfTarg
   return { spaceId, revisionId, selection: { page: page ?? null, only: only === 'true' } };
 }
 
+/**
+ * The most text one PDF lays out, in characters of markdown (about 1,000 pages of 4 KB; the largest
+ * page body is 500,000). Layout costs CPU and memory in proportion: a larger export is refused (413)
+ * before any body is read, and is made page by page or section by section (`page`, `only`).
+ */
+export const MAX_PDF_MARKDOWN = 4_000_000;
+
+/** A page of the revision with the length of its body, or (a revision without pages) the one row with no page. */
+type PdfRow = Omit<Page, 'id'> & { id: string | null; spaceTitle: string; markdownLength: number | null };
+
 /** Pages depth-first: each page, then its children in order. */
-function flatten(nodes: readonly PageNode[], markdown: Map<string, string | null>, out: PdfPage[] = []): PdfPage[] {
+function flatten(nodes: readonly PageNode<PdfRow & { id: string }>[], out: (PdfRow & { id: string })[] = []) {
   for (const node of nodes) {
-    out.push({ title: node.page.title, type: node.page.type, markdown: markdown.get(node.page.id) ?? null });
-    flatten(node.pages, markdown, out);
+    out.push(node.page);
+    flatten(node.pages, out);
   }
   return out;
 }
 
-/** A page with its body, or (a revision without pages) the one row of the revision with no page. */
-type PdfRow = Omit<Page, 'id'> & { id: string | null; spaceTitle: string; markdown: string | null };
-
 /**
  * What a PDF URL shows, in tree order: null when the revision, its space (deleted ones included) or the
- * page is gone. One statement: the revision's pages with their bodies, joined to the live space.
+ * page is gone; 'too-large' past MAX_PDF_MARKDOWN. Two statements: the revision's pages with the length
+ * of their bodies (joined to the live space), then the bodies of the pages shown.
  */
-export async function readPdfContent(db: Db, target: PdfTarget): Promise<{ title: string; pages: PdfPage[] } | null> {
+export async function readPdfContent(db: Db, target: PdfTarget): Promise<{ title: string; pages: PdfPage[] } | 'too-large' | null> {
   const rows = await db.$queryRaw<PdfRow[]>(Prisma.sql`
-    SELECT s."title" AS "spaceTitle", p.*, d."markdown"
+    SELECT s."title" AS "spaceTitle", p.*, length(d."markdown") AS "markdownLength"
     FROM "Revision" r
     JOIN "Space" s ON s."id" = r."spaceId" AND s."deletedAt" IS NULL
     LEFT JOIN "Page" p ON p."revisionId" = r."id"
@@ -85,13 +93,22 @@ export async function readPdfContent(db: Db, target: PdfTarget): Promise<{ title
     WHERE r."id" = ${target.revisionId} AND r."spaceId" = ${target.spaceId}
     ORDER BY p."position", p."id"`);
   if (!rows.length) return null;
-  const pages = rows.filter((row): row is PdfRow & { id: string } => row.id !== null);
-  // Only document pages have a body (a group or a link has none, whatever a row holds).
-  const markdown = new Map(pages.map((p) => [p.id, p.type === 'document' ? p.markdown : null]));
-  const tree = buildPageTree(target.spaceId, pages);
+  const tree = buildPageTree(target.spaceId, rows.filter((row): row is PdfRow & { id: string } => row.id !== null));
   const { page, only } = target.selection;
-  if (page === null) return { title: rows[0].spaceTitle || 'Untitled', pages: flatten(tree, markdown) };
-  const node = findPage(tree, page);
-  if (!node) return null;
-  return { title: node.page.title, pages: flatten(only ? [{ ...node, pages: [] }] : [node], markdown) };
+  let title = rows[0].spaceTitle || 'Untitled';
+  let shown = flatten(tree);
+  if (page !== null) {
+    const node = findPage(tree, page);
+    if (!node) return null;
+    title = node.page.title;
+    shown = flatten(only ? [{ ...node, pages: [] }] : [node]);
+  }
+  // Only document pages have a body (a group or a link has none, whatever a row holds).
+  const withBody = shown.filter((p) => p.type === 'document' && p.documentHash);
+  if (withBody.reduce((sum, p) => sum + Number(p.markdownLength ?? 0), 0) > MAX_PDF_MARKDOWN) return 'too-large';
+  const hashes = [...new Set(withBody.map((p) => p.documentHash!))];
+  const documents = hashes.length ? await db.document.findMany({ where: { hash: { in: hashes } }, select: { hash: true, markdown: true } }) : [];
+  const markdown = new Map(documents.map((d) => [d.hash, d.markdown]));
+  const bodyOf = (p: PdfRow) => (p.type === 'document' && p.documentHash ? (markdown.get(p.documentHash) ?? null) : null);
+  return { title, pages: shown.map((p) => ({ title: p.title, type: p.type, markdown: bodyOf(p) })) };
 }

@@ -89,22 +89,63 @@ export function resolveHref(href: string, pageId: string, targets: LinkTargets):
   return toPage(pageAtGitPath(draft, joined));
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+/** Where a link destination starts: after `](` (and spaces, and `<`) or a reference definition's `]:`. */
+const DESTINATION_OPENER = /\]\(\s*<?|\]:[ \t]*<?/g;
+/** Longer hrefs are left as written: no page path or ref is that long. */
+const MAX_RESOLVED_HREF = 1024;
+/** Hrefs are looked up by their first characters, then by length. */
+const PREFIX = 8;
 
 /**
  * The body of `pageId` with every resolvable link destination replaced by its stable form. Hrefs are
  * found by markdown-it (so text that merely looks like a link is not touched); each is replaced where
- * it stands as a destination: `](href`, `](<href>` and reference definitions `]: href`.
+ * it stands as a destination — `](href`, `](<href>` and reference definitions `]: href` — and ends
+ * (before `>`, `)`, whitespace or the end). One pass over the text: at each destination only the hrefs
+ * sharing its first characters are tried. (A regex per href cost links × length: over a minute for a
+ * body of 48,000 links.)
  */
 export function resolveLinks(markdown: string, pageId: string, targets: LinkTargets): string {
-  let result = markdown;
+  const stableOf = new Map<string, string>();
   for (const href of hrefsOf(markdown)) {
+    if (href.length > MAX_RESOLVED_HREF) continue;
     const stable = resolveHref(href, pageId, targets);
-    if (stable === null || stable === href) continue;
-    const destination = new RegExp(`(\\]\\(\\s*<?|\\]:[ \\t]*<?)${escapeRegExp(href)}(?=[>\\s)]|$)`, 'gm');
-    result = result.replace(destination, (_match, opener: string) => `${opener}${stable}`);
+    if (stable !== null && stable !== href) stableOf.set(href, stable);
   }
-  return result;
+  if (stableOf.size === 0) return markdown;
+  // First characters → the hrefs starting with them, longest first.
+  const byPrefix = new Map<string, string[]>();
+  for (const href of stableOf.keys()) {
+    const key = href.slice(0, PREFIX);
+    byPrefix.set(key, [...(byPrefix.get(key) ?? []), href]);
+  }
+  for (const hrefs of byPrefix.values()) hrefs.sort((a, b) => b.length - a.length);
+  let result = '';
+  let copied = 0;
+  for (const opener of markdown.matchAll(DESTINATION_OPENER)) {
+    const start = opener.index + opener[0].length;
+    if (start < copied) continue;
+    const href = destinationAt(markdown, start, byPrefix);
+    if (href === null) continue;
+    result += markdown.slice(copied, start) + stableOf.get(href)!;
+    copied = start + href.length;
+  }
+  return result + markdown.slice(copied);
+}
+
+/** The longest of the hrefs written at `start` and ending there as a destination does. */
+function destinationAt(text: string, start: number, byPrefix: ReadonlyMap<string, readonly string[]>): string | null {
+  for (let length = Math.min(PREFIX, text.length - start); length > 0; length--) {
+    for (const href of byPrefix.get(text.slice(start, start + length)) ?? []) {
+      if (endsDestination(text, start + href.length) && text.startsWith(href, start)) return href;
+    }
+  }
+  return null;
+}
+
+/** Whether a destination may end at `end`: before `>`, `)`, whitespace or the end of the text. */
+function endsDestination(text: string, end: number): boolean {
+  if (end > text.length) return false;
+  if (end === text.length) return true;
+  const code = text.charCodeAt(end);
+  return code === 0x3e || code === 0x29 || code === 0x20 || (code >= 0x09 && code <= 0x0d);
 }

@@ -31,6 +31,12 @@ type Token = ReturnType<typeof parser.parse>[number];
 type Doc = PDFKit.PDFDocument;
 
 const SIZES = { title: 22, h1: 18, h2: 15, h3: 13, h4: 12, body: 11, code: 9.5, table: 10 };
+/** Wider tables are written row by row as text: at this many columns a cell is already a word wide. */
+const MAX_TABLE_COLUMNS = 20;
+/** A flowing paragraph is written in pieces of about this many characters, yielding in between. */
+const FLOW_PIECE = 8000;
+/** Runs of text without a break opportunity get one (a zero-width space) every this many characters. */
+const MAX_UNBROKEN = 64;
 const COLORS = { text: '#1f2328', muted: '#59636e', link: '#0969da', rule: '#d1d9e0', codeBackground: '#f2f4f6' };
 const INDENT = { list: 18, quote: 14 };
 
@@ -98,7 +104,7 @@ class Layout {
   }
 
   /** One run of text with marks: segments written as one flowing paragraph. */
-  private inline(children: Token[], style: Style) {
+  private async inline(children: Token[], style: Style) {
     const segments: Segment[] = [];
     let bold = style.bold ?? false;
     let italic = style.italic ?? false;
@@ -107,7 +113,14 @@ class Layout {
     const color = style.color ?? this.textColor;
     const push = (text: string, family: keyof typeof FONTS = 'sans') => {
       const clean = toWinAnsi(text);
-      if (clean) segments.push({ text: clean, font: fontOf(family, bold, italic), color: link !== null ? COLORS.link : color, strike, link });
+      if (!clean) return;
+      const segment = { text: clean, font: fontOf(family, bold, italic), color: link !== null ? COLORS.link : color, strike, link };
+      // Text of one style is one segment: markdown-it splits text at every `<`, `\\`, `&`, `*` …, and
+      // pdfkit's cost grows with the number of continued pieces.
+      const last = segments[segments.length - 1];
+      if (last && last.font === segment.font && last.color === segment.color && last.strike === segment.strike && last.link === segment.link) {
+        last.text += segment.text;
+      } else segments.push(segment);
     };
     for (const token of children) {
       if (token.type === 'strong_open') bold = true;
@@ -124,21 +137,27 @@ class Layout {
       else if (token.type === 'hardbreak') push('\n');
       else if (token.type === 'image') push(`[${token.children?.map((c: Token) => c.content).join('') || 'image'}]`);
     }
-    this.flow(segments, style.size);
+    await this.flow(segments, style.size);
   }
 
-  /** Segments written as one flowing paragraph (pdfkit's continued text), the list marker beside it. */
-  private flow(segments: Segment[], size: number) {
+  /**
+   * Segments written as one flowing paragraph (pdfkit's continued text), the list marker beside it. Long
+   * segments are written in pieces (split where a line may break anyway), and the event loop is given
+   * back between pieces: a paragraph of 500,000 characters does not hold it for its whole layout.
+   */
+  private async flow(segments: Segment[], size: number) {
     if (!segments.length) return;
     this.ensureSpace(size * 1.3);
     this.drawMarker(size);
     const { doc } = this;
     const top = doc.y;
-    segments.forEach((segment, i) => {
+    const pieces = segments.flatMap((segment) => piecesOf(breakable(segment.text)).map((text) => ({ ...segment, text })));
+    for (const [i, segment] of pieces.entries()) {
+      if (i > 0) await this.slice.pause();
       doc.font(segment.font).fontSize(size).fillColor(segment.color);
       const options: PDFKit.Mixins.TextOptions = {
         width: this.width,
-        continued: i < segments.length - 1,
+        continued: i < pieces.length - 1,
         underline: segment.link !== null,
         strike: segment.strike,
         // pdfkit keeps a continued paragraph's options: a link is turned off explicitly.
@@ -146,7 +165,7 @@ class Layout {
       };
       if (i === 0) doc.text(segment.text, this.left, doc.y, options);
       else doc.text(segment.text, options);
-    });
+    }
     // A quote's bar beside its paragraph (left out when the paragraph ran onto a new PDF page).
     if (this.quotes && doc.y > top) {
       const x = this.left - INDENT.quote + 3;
@@ -154,14 +173,15 @@ class Layout {
     }
   }
 
-  private codeBlock(content: string) {
+  private async codeBlock(content: string) {
     const { doc } = this;
     const pad = 4;
     doc.moveDown(0.2);
     this.drawMarker(SIZES.body);
     doc.font(FONTS.mono[0]).fontSize(SIZES.code);
     for (const line of toWinAnsi(content.replace(/\n$/, '')).split('\n')) {
-      const text = line || ' ';
+      await this.slice.pause();
+      const text = breakable(line) || ' ';
       const height = doc.heightOfString(text, { width: this.width - 2 * pad });
       this.ensureSpace(height);
       const y = doc.y;
@@ -171,23 +191,35 @@ class Layout {
     doc.moveDown(0.6);
   }
 
-  /** GFM table: columns of equal width, the header row in bold, rows kept whole on a PDF page. */
-  private table(tokens: Token[]) {
+  /**
+   * GFM table: columns of equal width, the header row in bold, rows kept whole on a PDF page. A table of
+   * more than MAX_TABLE_COLUMNS columns is written as one line of text per row (`a | b | c`).
+   */
+  private async table(tokens: Token[]) {
     const rows: { header: boolean; cells: string[] }[] = [];
     for (const token of tokens) {
       if (token.type === 'tr_open') rows.push({ header: false, cells: [] });
       else if (token.type === 'th_open') rows[rows.length - 1].header = true;
-      else if (token.type === 'inline') rows[rows.length - 1]?.cells.push(toWinAnsi(plainText(token.children ?? [])));
+      else if (token.type === 'inline') rows[rows.length - 1]?.cells.push(breakable(toWinAnsi(plainText(token.children ?? []))));
     }
-    const columns = Math.max(1, ...rows.map((r) => r.cells.length));
+    const columns = rows.reduce((most, row) => Math.max(most, row.cells.length), 1);
     const { doc } = this;
+    if (columns > MAX_TABLE_COLUMNS) {
+      for (const row of rows) {
+        await this.slice.pause();
+        await this.flow([{ text: row.cells.join(' | '), font: FONTS.sans[row.header ? 1 : 0], color: this.textColor, strike: false, link: null }], SIZES.table);
+      }
+      doc.moveDown(0.6);
+      return;
+    }
     const pad = 4;
     const columnWidth = this.width / columns;
     doc.moveDown(0.2);
     this.drawMarker(SIZES.table);
     for (const row of rows) {
+      await this.slice.pause();
       doc.font(row.header ? FONTS.sans[1] : FONTS.sans[0]).fontSize(SIZES.table);
-      const height = Math.max(...row.cells.map((c) => doc.heightOfString(c || ' ', { width: columnWidth - 2 * pad })), SIZES.table) + 2 * pad;
+      const height = row.cells.reduce((most, c) => Math.max(most, doc.heightOfString(c || ' ', { width: columnWidth - 2 * pad })), SIZES.table) + 2 * pad;
       this.ensureSpace(height);
       const y = doc.y;
       row.cells.forEach((cell, i) => {
@@ -221,13 +253,13 @@ class Layout {
         case 'heading_open': {
           const size = SIZES[token.tag as 'h1' | 'h2' | 'h3' | 'h4'] ?? SIZES.h4;
           this.doc.moveDown(0.4);
-          this.inline(tokens[i + 1]?.children ?? [], { size, bold: true });
+          await this.inline(tokens[i + 1]?.children ?? [], { size, bold: true });
           this.doc.moveDown(0.3);
           i += 2;
           break;
         }
         case 'paragraph_open':
-          this.inline(tokens[i + 1]?.children ?? [], { size: SIZES.body });
+          await this.inline(tokens[i + 1]?.children ?? [], { size: SIZES.body });
           // Tight list items hide their paragraphs: no space between the items.
           this.doc.moveDown(token.hidden ? 0.15 : 0.5);
           i += 2;
@@ -265,19 +297,20 @@ class Layout {
           break;
         case 'fence':
         case 'code_block':
-          this.codeBlock(token.content);
+          await this.codeBlock(token.content);
           break;
         case 'html_block':
-          this.flow(
+          await this.flow(
             [{ text: toWinAnsi(token.content.trim()), font: FONTS.mono[0], color: COLORS.muted, strike: false, link: null }].filter((s) => s.text),
             SIZES.code,
           );
           this.doc.moveDown(0.5);
           break;
         case 'table_open': {
-          const end = tokens.findIndex((t, j) => j > i && t.type === 'table_close');
-          this.table(tokens.slice(i + 1, end === -1 ? tokens.length : end));
-          i = end === -1 ? tokens.length : end;
+          let end = i + 1;
+          while (end < tokens.length && tokens[end].type !== 'table_close') end++;
+          await this.table(tokens.slice(i + 1, end));
+          i = end;
           break;
         }
         case 'hr':
@@ -299,7 +332,7 @@ class Layout {
     this.indent = 0;
     this.ensureSpace(SIZES.title * 2.5);
     doc.font(FONTS.sans[1]).fontSize(SIZES.title).fillColor(COLORS.text);
-    doc.text(toWinAnsi(page.title) || 'Untitled', this.left, doc.y, { width: this.width });
+    doc.text(breakable(toWinAnsi(page.title)) || 'Untitled', this.left, doc.y, { width: this.width });
     doc.moveDown(0.2);
     doc.moveTo(this.left, doc.y).lineTo(this.left + this.width, doc.y).lineWidth(0.75).stroke(COLORS.rule);
     doc.moveDown(0.8);
@@ -311,6 +344,31 @@ class Layout {
   empty(message: string) {
     this.doc.font(FONTS.sans[2]).fontSize(SIZES.body).fillColor(COLORS.muted).text(message, this.left, this.doc.y, { width: this.width });
   }
+}
+
+/**
+ * Text with a zero-width space after every MAX_UNBROKEN characters of a run that has no place to break
+ * (a long word, a URL, no-break spaces): pdfkit breaks such a run by measuring what remains of it for
+ * every line, so its cost grew with the square of its length (minutes for a word of 500,000 letters).
+ * The zero-width space is a break opportunity and draws nothing.
+ */
+const UNBROKEN_RUN = new RegExp(`[^ \\t\\n\\r\\u200b-]{${MAX_UNBROKEN}}(?=[^ \\t\\n\\r\\u200b-])`, 'g');
+function breakable(text: string): string {
+  return text.length <= MAX_UNBROKEN ? text : text.replace(UNBROKEN_RUN, '$&\u200b');
+}
+
+/** Text in pieces of about FLOW_PIECE characters, each ending where a line may break (a space, a zero-width space). */
+function piecesOf(text: string): string[] {
+  const pieces: string[] = [];
+  let from = 0;
+  while (text.length - from > FLOW_PIECE) {
+    let cut = from + FLOW_PIECE;
+    while (cut < text.length && !' \u200b\n-'.includes(text[cut - 1])) cut++;
+    pieces.push(text.slice(from, cut));
+    from = cut;
+  }
+  pieces.push(text.slice(from));
+  return pieces;
 }
 
 /** The text of inline tokens, without marks. */

@@ -1,10 +1,10 @@
 import type { Page } from '../../generated/prisma/client.ts';
 
 /** A page of a revision with its child pages, in order: the shape of GitBook's `pages` trees. */
-export interface PageNode {
+export interface PageNode<P extends Page = Page> {
   spaceId: string;
-  page: Page;
-  pages: PageNode[];
+  page: P;
+  pages: PageNode<P>[];
 }
 
 /**
@@ -13,9 +13,9 @@ export interface PageNode {
  * kept at the top level rather than lost; rows in a parent cycle (which no writer makes) are unreachable
  * and left out.
  */
-export function buildPageTree(spaceId: string, rows: readonly Page[]): PageNode[] {
-  const nodes = new Map(rows.map((page) => [page.id, { spaceId, page, pages: [] } as PageNode]));
-  const roots: PageNode[] = [];
+export function buildPageTree<P extends Page>(spaceId: string, rows: readonly P[]): PageNode<P>[] {
+  const nodes = new Map(rows.map((page) => [page.id, { spaceId, page, pages: [] } as PageNode<P>]));
+  const roots: PageNode<P>[] = [];
   for (const node of nodes.values()) {
     const parent = node.page.parentId === null ? undefined : nodes.get(node.page.parentId);
     (parent && parent !== node ? parent.pages : roots).push(node);
@@ -24,7 +24,7 @@ export function buildPageTree(spaceId: string, rows: readonly Page[]): PageNode[
 }
 
 /** The node of `pageId` anywhere in the tree, or undefined. */
-export function findPage(nodes: readonly PageNode[], pageId: string): PageNode | undefined {
+export function findPage<P extends Page>(nodes: readonly PageNode<P>[], pageId: string): PageNode<P> | undefined {
   for (const node of nodes) {
     if (node.page.id === pageId) return node;
     const found = findPage(node.pages, pageId);

@@ -36,17 +36,20 @@ function inlineText(tokens: Token[] | null): string {
  * anything else one dash; `-1`, `-2` … for a repeat within the page.
  */
 export function headingAnchor(heading: string, taken: Set<string>): string {
-  const base =
-    heading
-      .normalize('NFKC')
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}]+/gu, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 100) || 'section';
+  const base = trimDashes(heading.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-')).slice(0, 100) || 'section';
   let anchor = base;
   for (let n = 1; taken.has(anchor); n++) anchor = `${base}-${n}`;
   taken.add(anchor);
   return anchor;
+}
+
+/** Leading and trailing dashes removed (a `-+$` regex rescans a run of dashes from each of its positions). */
+function trimDashes(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === '-') start++;
+  while (end > start && text[end - 1] === '-') end--;
+  return text.slice(start, end);
 }
 
 export function pageSections(markdown: string): PageSection[] {
@@ -68,7 +71,21 @@ export function pageSections(markdown: string): PageSection[] {
     }
   }
   sections.forEach((section, i) => {
-    section.body = parts[i].join('\n').replace(/[ \t]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim().slice(0, MAX_SECTION_TEXT);
+    section.body = plainLines(parts[i].join('\n')).slice(0, MAX_SECTION_TEXT);
   });
   return sections;
+}
+
+/**
+ * Runs of spaces and tabs as one space, each line trimmed, blank lines dropped — line by line, in time
+ * linear in the text (one regex pass collapsing whitespace around newlines rescans a long run of
+ * whitespace without a newline, such as no-break spaces, from each of its positions: minutes for 500,000).
+ */
+function plainLines(text: string): string {
+  const lines: string[] = [];
+  for (const line of text.split('\n')) {
+    const plain = line.replace(/[ \t]+/g, ' ').trim();
+    if (plain) lines.push(plain);
+  }
+  return lines.join('\n');
 }

@@ -1,0 +1,10 @@
+import { renderPdf } from './src/modules/content/markdown-pdf.ts';
+import { cases } from '/tmp/audit/mdcases.ts';
+const name = process.argv[2];
+const md = cases[name]().slice(0, 500_000);
+let lag = 0; let last = performance.now();
+const timer = setInterval(() => { const now = performance.now(); lag = Math.max(lag, now - last - 5); last = now; }, 5);
+const t = performance.now();
+const pdf = await renderPdf({ title: 't', pages: [{ title: 'p', type: 'document', markdown: md }], createdAt: new Date() });
+clearInterval(timer);
+console.log(`${name}: ${(performance.now() - t).toFixed(0)} ms, max event-loop lag ${lag.toFixed(0)} ms, ${pdf.length} bytes, maxRSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
