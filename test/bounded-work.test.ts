@@ -4,6 +4,7 @@ import { resolveLinks } from '../src/modules/content/link-resolution.ts';
 import { renderPdf } from '../src/modules/content/markdown-pdf.ts';
 import { RevisionDraft } from '../src/modules/content/revision-draft.ts';
 import { MAX_PDF_MARKDOWN } from '../src/modules/change-requests/change-request-pdf.ts';
+import { readOpenApiDocument } from '../src/modules/openapi-specs/openapi-document.ts';
 import { pageSections } from '../src/modules/search/page-sections.ts';
 import { addPages, buildOrganization, buildSpace } from './factories.ts';
 import { expectOk, restError } from './support/assertions.ts';
@@ -113,6 +114,28 @@ describe('link resolution and search sections in one pass', () => {
     expect(sections[1].anchor).toBe('a');
     expect(sections[1].body).toBe(`x${'\u00a0'.repeat(99_999)}`);
     expect(sections[1].body.length).toBe(100_000);
+  });
+});
+
+describe('OpenAPI documents are read in time linear in their size', () => {
+  it('a document whose $refs double 40 times (hours of validation before) is read in well under a second; every $ref must still resolve', async () => {
+    const schemas: Record<string, unknown> = { S0: { type: 'string' } };
+    const definitions: Record<string, unknown> = { S0: { type: 'object', properties: { x: { type: 'string' } } } };
+    for (let i = 1; i <= 40; i++) {
+      schemas[`S${i}`] = { type: 'object', properties: { a: { $ref: `#/components/schemas/S${i - 1}` }, b: { $ref: `#/components/schemas/S${i - 1}` } } };
+      definitions[`S${i}`] = { type: 'object', required: ['x'], allOf: [{ $ref: `#/definitions/S${i - 1}` }, { $ref: `#/definitions/S${i - 1}` }] };
+    }
+    for (const document of [
+      { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {}, components: { schemas } },
+      { swagger: '2.0', info: { title: 't', version: '1' }, paths: {}, definitions },
+    ]) {
+      const { ms } = await timed(() => readOpenApiDocument(JSON.stringify(document)));
+      expect(ms).toBeLessThan(3000);
+    }
+    await expect(readOpenApiDocument(JSON.stringify({ openapi: '3.0.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: { 200: { $ref: '#/nope' } } } } } }))).rejects.toThrow(
+      /Missing \$ref pointer/,
+    );
+    await expect(readOpenApiDocument(`{"openapi":"3.0.0","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)).rejects.toThrow(/nested more than/);
   });
 });
 

@@ -1,11 +1,19 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
+import { nestingDepth } from '../../lib/body.ts';
+
+// swagger-parser's two validators, used on their own (see readOpenApiDocument for why).
+const require = createRequire(import.meta.url);
+const validateAgainstSchema = require('@apidevtools/swagger-parser/lib/validators/schema.js') as (api: unknown) => void;
+const validateSwaggerRules = require('@apidevtools/swagger-parser/lib/validators/spec.js') as (api: unknown) => void;
 
 /**
  * Reading an OpenAPI document: JSON or YAML text, validated as OpenAPI 3.0, 3.1 or Swagger 2.0 by
- * @apidevtools/swagger-parser (the schema of its version, then the rules the schema cannot say).
- * External `$ref`s are not followed: a document names no other URL the server would fetch.
+ * @apidevtools/swagger-parser's validators (the schema of its version, then for Swagger 2.0 the rules the
+ * schema cannot say). External `$ref`s are not followed: a document names no other URL the server would
+ * fetch.
  */
 export interface OpenApiDocument {
   /** The document as parsed (not dereferenced), and its JSON. */
@@ -26,16 +34,56 @@ export async function readOpenApiDocument(text: string): Promise<OpenApiDocument
     throw new OpenApiParseError(`Not JSON or YAML: ${(error as Error).message.split('\n')[0]}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new OpenApiParseError('Not an OpenAPI document: the text is not an object');
+  // Walkers below (cloning, validation) recurse: a document nested deeper than any real one is refused first.
+  if (nestingDepth(parsed, MAX_DEPTH) > MAX_DEPTH) throw new OpenApiParseError(`Not an OpenAPI document: nested more than ${MAX_DEPTH} levels`);
   const document = parsed as Record<string, any>;
   if (typeof document.openapi !== 'string' && document.swagger !== '2.0') {
     throw new OpenApiParseError('Not an OpenAPI document: no "openapi" (3.0, 3.1) or "swagger: 2.0" field');
   }
   try {
-    // The validator dereferences what it is given: it gets a copy.
-    await SwaggerParser.validate(structuredClone(document) as any, { resolve: { external: false } } as any);
+    // The document is checked against its version's schema as written, `$ref`s and all (the schemas
+    // accept Reference Objects): swagger-parser's own `validate` checks the dereferenced document, whose
+    // shared subtrees Ajv walks as a tree — each `$ref` used twice doubles the walk, so 22 nested pairs
+    // held the event loop 16 s and 30 would hold it for hours. Then the references are resolved (each
+    // must point into the document; shared, not copied) and Swagger 2.0's own rules are checked on the
+    // result, where that result is small enough to walk.
+    validateAgainstSchema(structuredClone(document));
+    const dereferenced = await SwaggerParser.dereference(structuredClone(document) as any, { resolve: { external: false } } as any);
+    if (document.swagger === '2.0' && expandedSize(dereferenced, MAX_EXPANDED_NODES) <= MAX_EXPANDED_NODES) validateSwaggerRules(dereferenced);
   } catch (error) {
     throw new OpenApiParseError(`Invalid OpenAPI document: ${(error as Error).message.split('\n').slice(0, 3).join(' ')}`);
   }
   const json = JSON.stringify(document);
   return { document, json, hash: createHash('sha256').update(json).digest('hex'), version: String(document.info?.version ?? '') };
+}
+
+/** The deepest nesting of a document read (real ones stay under 30). */
+const MAX_DEPTH = 200;
+
+/** The most nodes a dereferenced Swagger 2.0 document may expand to for its extra rules to be checked. */
+const MAX_EXPANDED_NODES = 1_000_000;
+
+/**
+ * How many nodes `value` has when its shared subtrees are counted as often as they are reached (what a
+ * tree walk visits), counted up to `cap`: memoized per object, so it costs the size of the graph.
+ */
+function expandedSize(value: unknown, cap: number): number {
+  const sizes = new Map<object, number>();
+  const visiting = new Set<object>();
+  const size = (node: unknown): number => {
+    if (node === null || typeof node !== 'object') return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    if (visiting.has(node)) return 1;
+    visiting.add(node);
+    let total = 1;
+    for (const child of Object.values(node)) {
+      total = Math.min(cap + 1, total + size(child));
+      if (total > cap) break;
+    }
+    visiting.delete(node);
+    sizes.set(node, total);
+    return total;
+  };
+  return size(value);
 }
