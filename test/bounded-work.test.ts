@@ -5,6 +5,8 @@ import { renderPdf } from '../src/modules/content/markdown-pdf.ts';
 import { RevisionDraft } from '../src/modules/content/revision-draft.ts';
 import { MAX_PDF_MARKDOWN } from '../src/modules/change-requests/change-request-pdf.ts';
 import { readOpenApiDocument } from '../src/modules/openapi-specs/openapi-document.ts';
+import { openApiMarkdown } from '../src/modules/openapi-specs/openapi-markdown.ts';
+import { MAX_PAGE_MARKDOWN } from '../src/modules/content/content-limits.ts';
 import { pageSections } from '../src/modules/search/page-sections.ts';
 import { addPages, buildOrganization, buildSpace } from './factories.ts';
 import { expectOk, restError } from './support/assertions.ts';
@@ -136,6 +138,21 @@ describe('OpenAPI documents are read in time linear in their size', () => {
       /Missing \$ref pointer/,
     );
     await expect(readOpenApiDocument(`{"openapi":"3.0.0","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)).rejects.toThrow(/nested more than/);
+  });
+});
+
+describe('computed pages are pages', () => {
+  it('the reference of a spec with 20,000 tags on each of 200 operations is cut at a page body, in under a few seconds', () => {
+    const tags = Array.from({ length: 20_000 }, (_, i) => ({ name: `tag-${i}` }));
+    const paths = Object.fromEntries(
+      Array.from({ length: 200 }, (_, i) => [`/op${i}`, { get: { tags: tags.map((t) => t.name), summary: `Op ${i}`, description: `a${' '.repeat(5000)}\n${' '.repeat(5000)}b`, responses: {} } }]),
+    );
+    const started = performance.now();
+    const markdown = openApiMarkdown({ openapi: '3.0.0', info: { title: 'Big', version: '1' }, tags, paths }, { models: true });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(markdown.length).toBeLessThanOrEqual(MAX_PAGE_MARKDOWN);
+    expect(markdown).toContain('This reference is cut here');
+    expect(openApiMarkdown({ openapi: '3.0.0', info: { title: 'Small', version: '1' }, paths: { '/a': { get: { tags: ['x', 'x'], responses: {} } } } })).not.toContain('cut here');
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BadRequestError } from '../../core/errors.ts';
+import { MAX_PAGE_MARKDOWN } from '../content/content-limits.ts';
 
 /**
  * The body of `POST …/change-requests/{id}/content` (GitBook's `updateChangeRequestContent`): GitBook's
@@ -11,12 +12,7 @@ export const MAX_FILES_PER_CHANGE = 20;
 export const MAX_TITLE = 256;
 export const MAX_DESCRIPTION = 1000;
 export const MAX_FILE_BYTES = 1024 * 1024;
-/**
- * The longest page body, in characters (about 100 printed pages: the largest pages of real documentation
- * sites are a tenth of it). A body is parsed into a document, its links and its search sections when it
- * is written; this bound keeps that well under a second.
- */
-export const MAX_PAGE_MARKDOWN = 500_000;
+export { MAX_PAGE_MARKDOWN };
 
 const pageId = z.string().min(1).max(100);
 const title = z.string().min(1).max(MAX_TITLE);
