@@ -85,7 +85,11 @@ export function openApiMarkdown(doc: Doc, options: { models?: boolean } = {}): s
   // Operations by tag, grouped once (each operation once per tag).
   const byTag = new Map<string, Operation[]>();
   for (const operation of operations) {
-    for (const tag of new Set(Array.isArray(operation.op.tags) ? (operation.op.tags as string[]) : [])) byTag.set(tag, [...(byTag.get(tag) ?? []), operation]);
+    for (const tag of new Set(Array.isArray(operation.op.tags) ? (operation.op.tags as string[]) : [])) {
+      const tagged = byTag.get(tag);
+      if (tagged) tagged.push(operation);
+      else byTag.set(tag, [operation]);
+    }
   }
   const used = [...byTag.keys()].filter((name) => !declaredNames.has(name));
   const groups = [...declared, ...used.map((name) => ({ name, description: undefined }))];
