@@ -102,6 +102,16 @@ describe('link resolution and search sections in one pass', () => {
     expect(ms).toBeLessThan(5000);
     expect(result.startsWith('[a](/pages/id0) [a](/pages/id1)')).toBe(true);
     expect(result.endsWith('[a](/pages/id47999)')).toBe(true);
+    // 29,000 links sharing their first characters (a first fix bucketed hrefs by them: 22 s), and dense
+    // openers nested in one long destination.
+    const shared = Array.from({ length: 29_000 }, (_, i) => `[](./pppppppp#${i})`).join(' ');
+    const sharedRefs = new Map([['pppppppp', 'P']]);
+    let started = performance.now();
+    expect(resolveLinks(shared, 'p', { draft, pageRefs: sharedRefs, fileRefs: new Map() }).endsWith('[](/pages/P#28999)')).toBe(true);
+    expect(performance.now() - started).toBeLessThan(5000);
+    started = performance.now();
+    resolveLinks(`[x](./pppppppp) ${'](x](x)'.repeat(70_000)}`, 'p', { draft, pageRefs: sharedRefs, fileRefs: new Map() });
+    expect(performance.now() - started).toBeLessThan(5000);
     // Destinations only, in every form: angled, titled, followed by text; a longer href is not a shorter one's.
     const small = new Map([['a', 'A'], ['ab', 'AB'], ['my page', 'M']]);
     expect(resolveLinks('[1](./a) [2](<./my page>) [3](./ab "t") [4](./a)x ./a [5](./abc)', 'p', { draft, pageRefs: small, fileRefs: new Map() })).toBe(
@@ -138,6 +148,21 @@ describe('OpenAPI documents are read in time linear in their size', () => {
       /Missing \$ref pointer/,
     );
     await expect(readOpenApiDocument(`{"openapi":"3.0.0","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)).rejects.toThrow(/nested more than/);
+  });
+
+  it('YAML aliases that would expand to 200 MB, and 40,000 tags Ajv would compare pairwise (32 s), are refused at once', async () => {
+    const yaml = `openapi: 3.0.0\ninfo: {title: t, version: "1"}\npaths: {}\nx-a: &a "${'x'.repeat(4_000_000)}"\nx-list:\n${'  - *a\n'.repeat(50)}`;
+    let { ms } = await timed(() => readOpenApiDocument(yaml).catch((error: Error) => error.message));
+    expect(ms).toBeLessThan(3000);
+    await expect(readOpenApiDocument(yaml)).rejects.toThrow(/over 10 MB as JSON/);
+    const tags = Array.from({ length: 40_000 }, (_, i) => ({ name: `t${i}` }));
+    const document = JSON.stringify({ openapi: '3.0.0', info: { title: 't', version: '1' }, paths: {}, tags });
+    ({ ms } = await timed(() => readOpenApiDocument(document).catch((error: Error) => error.message)));
+    expect(ms).toBeLessThan(3000);
+    await expect(readOpenApiDocument(document)).rejects.toThrow(/too long to check for duplicates/);
+    // A real document's lists pass, duplicates still caught.
+    await readOpenApiDocument(JSON.stringify({ openapi: '3.0.0', info: { title: 't', version: '1' }, paths: {}, tags: tags.slice(0, 2000) }));
+    await expect(readOpenApiDocument(JSON.stringify({ openapi: '3.0.0', info: { title: 't', version: '1' }, paths: {}, tags: [{ name: 'a' }, { name: 'a' }] }))).rejects.toThrow(/duplicate/i);
   });
 });
 

@@ -17,16 +17,19 @@ interface OpenApiSource {
 export async function computedPageMarkdown(db: Db, organizationId: string, source: unknown): Promise<string> {
   const { props, dependencies } = (source ?? {}) as OpenApiSource;
   const slug = dependencies?.spec?.ref?.spec ?? '';
+  // The version's ID first: its document (up to 10 MB) is read only when the rendering is not kept.
   const spec = await db.openAPISpec.findUnique({
     where: { organizationId_slug: { organizationId, slug } },
-    select: { lastVersion: { select: { id: true, document: true } } },
+    select: { lastVersionId: true },
   });
   if (!spec) return `*The OpenAPI spec "${slug}" does not exist (any more) in this organization.*\n`;
-  if (!spec.lastVersion) return `*The OpenAPI spec "${slug}" has no processed version yet.*\n`;
-  const key = `${spec.lastVersion.id}:${props?.models ? 'models' : ''}`;
+  if (!spec.lastVersionId) return `*The OpenAPI spec "${slug}" has no processed version yet.*\n`;
+  const key = `${spec.lastVersionId}:${props?.models ? 'models' : ''}`;
   let markdown = rendered.get(key);
   if (markdown === undefined) {
-    markdown = openApiMarkdown(JSON.parse(spec.lastVersion.document), { models: props?.models });
+    const version = await db.openAPISpecVersion.findUnique({ where: { id: spec.lastVersionId }, select: { document: true } });
+    if (!version) return `*The OpenAPI spec "${slug}" has no processed version yet.*\n`;
+    markdown = openApiMarkdown(JSON.parse(version.document), { models: props?.models });
     rendered.set(key, markdown);
   }
   return markdown;
