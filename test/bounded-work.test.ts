@@ -8,6 +8,7 @@ import { readOpenApiDocument } from '../src/modules/openapi-specs/openapi-docume
 import { openApiMarkdown } from '../src/modules/openapi-specs/openapi-markdown.ts';
 import { MAX_PAGE_MARKDOWN } from '../src/modules/content/content-limits.ts';
 import { pageSections } from '../src/modules/search/page-sections.ts';
+import { mergeLines } from '../src/modules/content/three-way-merge.ts';
 import { addPages, buildOrganization, buildSpace } from './factories.ts';
 import { expectOk, restError } from './support/assertions.ts';
 import { useHarness } from './support/harness.ts';
@@ -126,6 +127,35 @@ describe('link resolution and search sections in one pass', () => {
     expect(sections[1].anchor).toBe('a');
     expect(sections[1].body).toBe(`x${'\u00a0'.repeat(99_999)}`);
     expect(sections[1].body.length).toBe(100_000);
+  });
+});
+
+describe('three-way merges cost what changed', () => {
+  it('two edits far apart in 100,000 lines merge cleanly in well under a second; 4,000 identical lines changed on both sides (58 s before) are a conflict at once', () => {
+    const base = Array.from({ length: 100_000 }, (_, i) => `line ${i}`);
+    const ours = [...base];
+    ours[10] = 'ours';
+    ours.splice(500, 0, 'inserted');
+    const theirs = [...base];
+    theirs[99_990] = 'theirs';
+    theirs.splice(300, 2);
+    let started = performance.now();
+    const merged = mergeLines(ours, base, theirs);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(merged.conflict).toBe(false);
+    expect(merged.lines).toHaveLength(99_999);
+    expect([merged.lines[10], merged.lines.includes('inserted'), merged.lines.at(-10), merged.lines.includes('line 300')]).toEqual(['ours', true, 'theirs', false]);
+
+    const same = Array.from({ length: 4000 }, () => '');
+    const [a, b] = [[...same], [...same]];
+    a[1] = 'x';
+    b[3000] = 'y';
+    started = performance.now();
+    expect(mergeLines(a, same, b)).toEqual({ lines: a, conflict: true });
+    // Whole bodies replaced on both sides, 150,000 lines each: a conflict, not a stack overflow.
+    const big = (tag: string) => Array.from({ length: 150_000 }, (_, i) => `${tag}${i}`);
+    expect(mergeLines(big('o'), big('b'), big('t')).conflict).toBe(true);
+    expect(performance.now() - started).toBeLessThan(3000);
   });
 });
 

@@ -168,11 +168,8 @@ function mergePage(b: Page | undefined, o: Page, t: Page, bodies: ReadonlyMap<st
   else {
     // Both sides changed the body: merge it line by line.
     const lines = (hash: string | null) => (hash === null ? [] : (bodies.get(hash) ?? '').split('\n'));
-    const result = diff3Merge(lines(o.documentHash), lines(baseHash), lines(t.documentHash), {
-      label: { a: 'change request', b: 'main' },
-      excludeFalseConflicts: true,
-    });
-    page.markdown = result.result.join('\n');
+    const result = mergeLines(lines(o.documentHash), lines(baseHash), lines(t.documentHash));
+    page.markdown = result.lines.join('\n');
     page.updatedAt = now;
     if (result.conflict) conflicts.push({ page: page.id, title: page.title, type: 'content' });
   }
@@ -265,4 +262,99 @@ function mergeFiles(draft: RevisionDraft, base: readonly File[], ours: readonly 
     const { revisionId: _revision, ...row } = file;
     draft.files.set(file.id, row);
   }
+}
+
+/**
+ * The most work the line merges of one page may take, in node-diff3's units (matching line pairs times
+ * the shorter side: its LCS scans a list of candidates for every matching pair, so 2,000 identical lines
+ * changed on both sides took 8.8 s). About half a second here; past it, the body is reported as a
+ * conflict (ours kept), as a person has to look at such a page anyway.
+ */
+const MAX_MERGE_WORK = 200_000_000;
+/** The most lines (of the three sides together) node-diff3 is given at once. */
+const MAX_REGION_LINES = 60_000;
+
+/**
+ * A three-way line merge that costs what changed: the sides are cut at anchors — lines that occur once
+ * in each side, in the same order in all three (as patience diff does) — into regions merged one by one:
+ * a region one side left alone takes the other side's lines; node-diff3 merges the rest. Two edits far
+ * apart in a page of 20,000 lines are two small regions, not one diff of the whole page; a page without
+ * anchors (the same line repeated) is one region, bounded by MAX_MERGE_WORK.
+ */
+export function mergeLines(o: string[], b: string[], t: string[]): { lines: string[]; conflict: boolean } {
+  const merged: string[] = [];
+  let conflict = false;
+  let work = 0;
+  let from = { o: 0, b: 0, t: 0 };
+  for (const anchor of [...anchorsOf(o, b, t), { o: o.length, b: b.length, t: t.length }]) {
+    const region = mergeRegion(o.slice(from.o, anchor.o), b.slice(from.b, anchor.b), t.slice(from.t, anchor.t));
+    work += region.work;
+    if (work > MAX_MERGE_WORK) return { lines: o, conflict: true };
+    for (const line of region.lines) merged.push(line);
+    conflict ||= region.conflict;
+    if (anchor.b < b.length) merged.push(b[anchor.b]);
+    from = { o: anchor.o + 1, b: anchor.b + 1, t: anchor.t + 1 };
+  }
+  return { lines: merged, conflict };
+}
+
+/**
+ * Lines occurring once in each side, kept in the same order in all three: in base order, the longest run
+ * increasing in ours, then of those the longest increasing in theirs (a line one side moved is no anchor).
+ */
+function anchorsOf(o: readonly string[], b: readonly string[], t: readonly string[]): { o: number; b: number; t: number }[] {
+  const once = (side: readonly string[]) => {
+    const positions = new Map<string, number>();
+    const seen = new Set<string>();
+    side.forEach((line, i) => (seen.has(line) ? positions.delete(line) : (seen.add(line), positions.set(line, i))));
+    return positions;
+  };
+  const [inO, inB, inT] = [once(o), once(b), once(t)];
+  const candidates: { o: number; b: number; t: number }[] = [];
+  for (const [line, at] of inB) {
+    const [po, pt] = [inO.get(line), inT.get(line)];
+    if (po !== undefined && pt !== undefined) candidates.push({ o: po, b: at, t: pt });
+  }
+  return longestIncreasing(longestIncreasing(candidates, (c) => c.o), (c) => c.t);
+}
+
+/** The longest subsequence of `items` whose `key` increases (patience sorting, n log n). */
+function longestIncreasing<T>(items: readonly T[], key: (item: T) => number): T[] {
+  const tails: number[] = [];
+  const previous: number[] = [];
+  items.forEach((item, i) => {
+    let low = 0;
+    let high = tails.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (key(items[tails[mid]]) < key(item)) low = mid + 1;
+      else high = mid;
+    }
+    previous[i] = low > 0 ? tails[low - 1] : -1;
+    tails[low] = i;
+  });
+  const result: T[] = [];
+  for (let i = tails.length ? tails[tails.length - 1] : -1; i !== -1; i = previous[i]) result.push(items[i]);
+  return result.reverse();
+}
+
+/** One region between anchors: the side that changed it wins; both: node-diff3, with its work counted. */
+function mergeRegion(o: string[], b: string[], t: string[]): { lines: string[]; conflict: boolean; work: number } {
+  const same = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((line, i) => line === y[i]);
+  if (same(o, b) || same(o, t)) return { lines: t, conflict: false, work: 0 };
+  if (same(t, b)) return { lines: o, conflict: false, work: 0 };
+  const work = diffWork(o, b) + diffWork(t, b);
+  // node-diff3 also spreads runs of lines into a call's arguments, which overflows past ~120,000.
+  if (work > MAX_MERGE_WORK || o.length + b.length + t.length > MAX_REGION_LINES) return { lines: o, conflict: true, work };
+  const merged = diff3Merge(o, b, t, { label: { a: 'change request', b: 'main' }, excludeFalseConflicts: true });
+  return { lines: merged.result, conflict: merged.conflict, work };
+}
+
+/** node-diff3's LCS work for two sides: their matching line pairs times the shorter side's length. */
+function diffWork(a: readonly string[], b: readonly string[]): number {
+  const counts = new Map<string, number>();
+  for (const line of b) counts.set(line, (counts.get(line) ?? 0) + 1);
+  let pairs = 0;
+  for (const line of a) pairs += counts.get(line) ?? 0;
+  return pairs * Math.min(a.length, b.length);
 }
