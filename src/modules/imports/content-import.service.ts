@@ -12,14 +12,15 @@ import { findChangeRequest, spaceForChangeRequests } from '../change-requests/ch
 import { addContributor, advanceChangeRequest, assertEditable } from '../change-requests/change-request-content.service.ts';
 import { updateSearchIndex } from '../search/search-index.ts';
 import { spaceFor } from '../spaces/content-access.ts';
-import { addImportedContent } from './imported-content.ts';
+import { addImportedContent, planImport } from './imported-content.ts';
 import { crawlWebsite, StartPageError, type Crawl } from './website-crawler.ts';
 
 /**
  * `POST /spaces/{id}/content/import` and `POST /spaces/{id}/change-requests/{cr}/content/import`: a
  * website (`source: "website"`) crawled (website-crawler.ts) and added to the content, after the
  * pages already there, as one new revision — of the space (its search index updated in the same
- * transaction) or of the change request. The crawl runs before the transaction; the transaction reads
+ * transaction) or of the change request. The crawl, and the pages' conversion to markdown, run before
+ * the transaction; the transaction reads
  * the content as it is then (holding the space's or change request's row), so an import never loses a
  * write that landed while it crawled.
  */
@@ -86,13 +87,14 @@ export async function importIntoSpace(ctx: Context, spaceId: string, input: Impo
   const { space } = await spaceFor(ctx, spaceId, 'edit');
   const crawled = await crawl(ctx, url);
   const now = ctx.clock.now();
+  const plan = planImport(crawled, now);
   const revisionId = newId();
   await writeWithRetries(ctx, async (tx) => {
     // The content as it is now, its row locked: a merge landing meanwhile waits, then answers 409.
     const current = await lockSpaceAt(tx, space.id, null, () => new ConflictError(`Space "${spaceId}" was deleted while its import ran`));
     const draft = await draftOf(tx, current);
-    const { blobs } = addImportedContent(draft, crawled, now);
-    await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [current], type: 'edits', createdById: viewerOf(ctx).user.id, createdAt: now, draft, blobs });
+    addImportedContent(draft, plan);
+    await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [current], type: 'edits', createdById: viewerOf(ctx).user.id, createdAt: now, draft, blobs: plan.blobs });
     await tx.space.update({ where: { id: space.id }, data: { revisionId, updatedAt: now } });
     await updateSearchIndex(tx, space.id, revisionId);
   });
@@ -108,14 +110,15 @@ export async function importIntoChangeRequest(ctx: Context, spaceId: string, cha
   assertEditable(cr);
   const crawled = await crawl(ctx, url);
   const now = ctx.clock.now();
+  const plan = planImport(crawled, now);
   const revisionId = newId();
   await writeWithRetries(ctx, async (tx) => {
     const [current] = await tx.$queryRaw<{ revisionId: string; status: typeof cr.status }[]>`
       SELECT "revisionId", "status"::text AS "status" FROM "ChangeRequest" WHERE "id" = ${cr.id} FOR NO KEY UPDATE`;
     assertEditable({ number: cr.number, status: current.status });
     const draft = await draftOf(tx, current.revisionId);
-    const { blobs } = addImportedContent(draft, crawled, now);
-    await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [current.revisionId], type: 'edits', createdById: viewerOf(ctx).user.id, createdAt: now, draft, blobs });
+    addImportedContent(draft, plan);
+    await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [current.revisionId], type: 'edits', createdById: viewerOf(ctx).user.id, createdAt: now, draft, blobs: plan.blobs });
     await advanceChangeRequest(tx, cr, current.revisionId, { revisionId, updatedAt: now });
     await addContributor(tx, cr.id, viewerOf(ctx).user.id);
   });

@@ -1,6 +1,6 @@
 import { decodeUriPart } from '../../lib/uri.ts';
 import { contentHash } from '../content/content-hash.ts';
-import { slugify, type DraftPage, type RevisionDraft } from '../content/revision-draft.ts';
+import { slugify, type DraftFile, type DraftPage, type RevisionDraft } from '../content/revision-draft.ts';
 import { newId } from '../../lib/ids.ts';
 import { canonicalUrl, type Crawl } from './website-crawler.ts';
 
@@ -10,10 +10,15 @@ import { canonicalUrl, type Crawl } from './website-crawler.ts';
  * segment, without a body), after the pages the draft already has; images become files. Links between
  * imported pages become page links (`/pages/<id>`, anchor kept) and images file references
  * (`/files/<id>`), the forms the revision writer stores; every other link stays absolute.
+ *
+ * In two steps: `planImport` does the work — IDs, the tree, every page converted to markdown — before
+ * the import's transaction; `addImportedContent`, inside it, only gives the pages their slugs among
+ * those the draft holds then and inserts them, so the space's row is not held while pages convert.
  */
-export interface ImportedContent {
-  pages: number;
-  files: number;
+export interface ImportPlan {
+  /** Pages in the order they are inserted (a parent before its children), each with what its slug is made from. */
+  pages: { page: DraftPage; slugBase: string }[];
+  files: DraftFile[];
   /** Bytes of the new files, for the writer to store. */
   blobs: Uint8Array<ArrayBuffer>[];
 }
@@ -24,9 +29,11 @@ const titleOfSegment = (segment: string) => {
   return words ? words[0].toUpperCase() + words.slice(1) : 'Untitled';
 };
 
-export function addImportedContent(draft: RevisionDraft, crawl: Crawl, now: Date): ImportedContent {
+export function planImport(crawl: Crawl, now: Date): ImportPlan {
   const pageIdOf = new Map<string, string>();
   const idByPath = new Map<string, string>();
+  const pages: ImportPlan['pages'] = [];
+  const byId = new Map<string, DraftPage>();
   const newPage = (title: string, slugBase: string, parentId: string | null): DraftPage => {
     const page: DraftPage = {
       id: newId(),
@@ -36,14 +43,15 @@ export function addImportedContent(draft: RevisionDraft, crawl: Crawl, now: Date
       description: null,
       hidden: false,
       layout: null,
-      slug: draft.freeSlug(parentId, slugify(slugBase.replace(/\.html?$/i, ''))),
+      slug: '',
       documentHash: null,
       markdown: '',
       parentId,
       createdAt: now,
       updatedAt: now,
     };
-    draft.insert(page);
+    pages.push({ page, slugBase: slugBase.replace(/\.html?$/i, '') });
+    byId.set(page.id, page);
     return page;
   };
   /** The page at `segments` (made when missing), the top level for none. */
@@ -65,7 +73,7 @@ export function addImportedContent(draft: RevisionDraft, crawl: Crawl, now: Date
     const key = crawled.segments.join('/');
     const existing = crawled.segments.length ? idByPath.get(key) : undefined;
     if (existing) {
-      draft.pages.get(existing)!.title = crawled.html.title;
+      byId.get(existing)!.title = crawled.html.title;
       pageIdOf.set(crawled.url, existing);
       continue;
     }
@@ -76,11 +84,12 @@ export function addImportedContent(draft: RevisionDraft, crawl: Crawl, now: Date
   }
 
   const fileIdOf = new Map<string, string>();
+  const files: DraftFile[] = [];
   const blobs: Uint8Array<ArrayBuffer>[] = [];
   for (const image of crawl.images.values()) {
     const id = newId();
     const name = decodeUriPart(new URL(image.url).pathname.split('/').pop() || 'image').slice(0, 256) || 'image';
-    draft.files.set(id, {
+    files.push({
       id,
       name,
       contentType: image.image.contentType,
@@ -106,6 +115,12 @@ export function addImportedContent(draft: RevisionDraft, crawl: Crawl, now: Date
       return fileId ? `/files/${fileId}` : null;
     },
   };
-  for (const crawled of crawl.pages) draft.pages.get(pageIdOf.get(crawled.url)!)!.markdown = crawled.html.toMarkdown(rewrite);
-  return { pages: crawl.pages.length, files: fileIdOf.size, blobs };
+  for (const crawled of crawl.pages) byId.get(pageIdOf.get(crawled.url)!)!.markdown = crawled.html.toMarkdown(rewrite);
+  return { pages, files, blobs };
+}
+
+/** The planned pages and files into the draft, after what it holds: each page's slug free among its siblings there. */
+export function addImportedContent(draft: RevisionDraft, plan: ImportPlan): void {
+  for (const { page, slugBase } of plan.pages) draft.insert({ ...page, slug: draft.freeSlug(page.parentId, slugify(slugBase)) });
+  for (const file of plan.files) draft.files.set(file.id, file);
 }

@@ -1,7 +1,9 @@
-// @joplin/turndown-plugin-gfm ships no types: its plugins are turndown plugins.
+// @joplin/turndown-plugin-gfm ships no types: its plugins, as turndown takes them.
 declare module '@joplin/turndown-plugin-gfm' {
   import type TurndownService from 'turndown';
   export const gfm: TurndownService.Plugin;
-  export const tables: TurndownService.Plugin;
+  export const highlightedCodeBlock: TurndownService.Plugin;
   export const strikethrough: TurndownService.Plugin;
+  export const tables: TurndownService.Plugin;
+  export const taskListItems: TurndownService.Plugin;
 }
