@@ -7,6 +7,7 @@ import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/l
 import { changeRequestArgs } from '../change-requests/change-request.schema.ts';
 import { DocumentFormatEnum } from '../content/content.schema.ts';
 import { documentShape } from '../content/content-shapes.ts';
+import { documentBudget } from '../content/document-budget.ts';
 import { markdownToDocument } from '../content/markdown-document.ts';
 import { spaceActor } from '../spaces/content-access.ts';
 import { UserRef } from '../users/user.schema.ts';
@@ -45,8 +46,9 @@ const CommentPermissions = builder.simpleObject('CommentPermissions', {
   fields: (t) => ({ view: t.boolean(), edit: t.boolean(), reply: t.boolean(), delete: t.boolean() }),
 });
 
-/** A comment's body in the format asked for. */
-const bodyOf = (c: WithFormat) => (c.bodyFormat === 'document' ? { document: markdownToDocument(c.markdown) } : { markdown: c.markdown });
+/** A comment's body in the format asked for (documents count against the request's budget: document-budget.ts). */
+const bodyOf = (c: WithFormat, _args: unknown, ctx: Context) =>
+  c.bodyFormat === 'document' ? { document: markdownToDocument(c.markdown, documentBudget(ctx)) } : { markdown: c.markdown };
 
 /** What the caller may do with a comment or reply. The space and the caller's level on it are in the
  * request's loaders: the access check read them. */

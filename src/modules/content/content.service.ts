@@ -5,6 +5,7 @@ import { paginate, type ListArgs } from '../../core/pagination.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { spaceFor } from '../spaces/content-access.ts';
 import { computedPageMarkdown } from '../openapi-specs/computed-content.ts';
+import { documentBudget } from './document-budget.ts';
 import { markdownToDocument } from './markdown-document.ts';
 import { pageJson, pageTreeJson } from './page-json.ts';
 import { buildPageTree, findPage } from './page-tree.ts';
@@ -66,7 +67,7 @@ export async function getPage(ctx: Context, source: ContentSource, pageId: strin
   // Only document (and computed) pages have a body (a group or a link has none, whatever a row holds).
   if ((node.page.type === 'document' || (node.page.type === 'computed' && computed)) && markdown !== null && markdown !== undefined) {
     if (format === 'markdown') json.markdown = markdown;
-    else json.document = markdownToDocument(markdown);
+    else json.document = markdownToDocument(markdown, documentBudget(ctx));
   }
   return json;
 }

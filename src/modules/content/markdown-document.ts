@@ -1,3 +1,4 @@
+import { BadRequestError } from '../../core/errors.ts';
 import { classifyHref, markdownParser } from './document-links.ts';
 
 /**
@@ -190,7 +191,50 @@ function blocks(tokens: Token[], start: number, end: number, inside?: string): B
   return out;
 }
 
-export function markdownToDocument(markdown: string): JsonDocument {
+/**
+ * The most nodes the documents answered to one request may hold together (a long page of prose has a
+ * few thousand). A document is about 100 times the size of its markdown at worst — a table of 250,000
+ * one-letter rows made 58 MB of JSON and 740 MB of memory — so past this a request is refused, naming
+ * `format`: the markdown is always there.
+ */
+export const MAX_DOCUMENT_NODES = 100_000;
+
+/** What is left of a request's document nodes (see MAX_DOCUMENT_NODES). */
+export interface DocumentBudget {
+  nodes: number;
+}
+
+const tooLarge = () =>
+  new BadRequestError(`Invalid "format": too large to answer as documents (over ${MAX_DOCUMENT_NODES} nodes in this request): ask for format=markdown, or for fewer items`);
+
+/**
+ * The document of `markdown`, its nodes counted against `budget`: first by its lines and table cells
+ * (each is at least a node) before it is parsed, then by its tokens before any node is built.
+ */
+export function markdownToDocument(markdown: string, budget: DocumentBudget = { nodes: MAX_DOCUMENT_NODES }): JsonDocument {
+  if (atLeastNodes(markdown) > budget.nodes) throw tooLarge();
   const tokens = parser.parse(markdown, {});
+  let size = tokens.length;
+  for (const token of tokens) size += token.children?.length ?? 0;
+  budget.nodes -= size;
+  if (budget.nodes < 0) throw tooLarge();
   return { object: 'document', data: {}, nodes: blocks(tokens, 0, tokens.length) };
+}
+
+/** A lower bound of the nodes a document of `markdown` holds, read without parsing: its non-blank lines and table cells. */
+function atLeastNodes(markdown: string): number {
+  let lines = 0;
+  let pipes = 0;
+  let blank = true;
+  for (let i = 0; i < markdown.length; i++) {
+    const code = markdown.charCodeAt(i);
+    if (code === 0x0a) {
+      if (!blank) lines++;
+      blank = true;
+    } else if (code === 0x7c) {
+      pipes++;
+      blank = false;
+    } else if (code !== 0x20 && code !== 0x09 && code !== 0x0d) blank = false;
+  }
+  return Math.max(lines + (blank ? 0 : 1), pipes / 2);
 }

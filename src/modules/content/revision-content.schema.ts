@@ -4,6 +4,7 @@ import type { Context } from '../../core/context.ts';
 import { RevisionFileRef } from './content.schema.ts';
 import { documentShape, pageLayoutShape } from './content-shapes.ts';
 import { documentLoader, pageTreeLoader, revisionFilesLoader, revisionLoader, type RevisionKey } from './content.loaders.ts';
+import { documentBudget } from './document-budget.ts';
 import { markdownToDocument } from './markdown-document.ts';
 import { hasOwnPage, PAGE_KIND, pageAppUrl, pageLayout } from './page-json.ts';
 import type { PageNode } from './page-tree.ts';
@@ -83,7 +84,7 @@ ContentPageRef.implement({
       extensions: shaped(documentShape),
       resolve: async (n, _args, ctx) => {
         const markdown = await markdownOf(ctx, n);
-        return markdown === null ? null : markdownToDocument(markdown);
+        return markdown === null ? null : markdownToDocument(markdown, documentBudget(ctx));
       },
     }),
   }),

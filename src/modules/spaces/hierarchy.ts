@@ -56,8 +56,14 @@ function pointerId(field: string, pointer: ContentPointer): SiblingRef {
 }
 
 /**
- * Rewrites every sibling's key evenly (only needed if a stored key is not a valid fractional-index key,
- * e.g. data written by hand). Two passes, as keys are unique among live siblings and checked row by
+ * The longest order key handed out: moving items back and forth between the same two neighbours makes
+ * each new key a character longer than the last; past this, the siblings are renumbered evenly.
+ */
+const MAX_KEY_LENGTH = 32;
+
+/**
+ * Rewrites every sibling's key evenly (when a key would grow past MAX_KEY_LENGTH, or a stored key is not
+ * a valid fractional-index key, e.g. data written by hand). Two passes, as keys are unique among live siblings and checked row by
  * row: a new key may still be held by a sibling not rewritten yet, so everyone first gets a temporary
  * key of their own ("~" sorts after every key digit).
  */
@@ -109,12 +115,13 @@ export async function positionKey(
       : generateKeyBetween(siblings[index].position, siblings[index + 1]?.position ?? null);
   };
   try {
-    return compute();
+    const key = compute();
+    if (key.length <= MAX_KEY_LENGTH) return key;
   } catch (error) {
     if (error instanceof BadRequestError) throw error;
-    await renumber(tx, siblings);
-    return compute();
   }
+  await renumber(tx, siblings);
+  return compute();
 }
 
 /**
