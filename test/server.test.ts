@@ -193,7 +193,7 @@ describe('server on the embedded database (PGlite in DATA_DIR)', { timeout: 120_
     });
     expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
     expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4))).toEqual({ error: { code: 400, message: expect.any(String) } });
-    expect((await http(server, 'GET', '/v1/user', userToken)).status).toBe(200);
+    expect((await http(server, 'GET', '/v1/orgs', userToken)).status).toBe(200);
   });
 
   it('(c) stdout carries one JSON line per request with method, route, status and durationMs', async () => {
