@@ -1,40 +1,40 @@
-import { useGraphQlJit } from '@envelop/graphql-jit';
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { createYoga } from 'graphql-yoga';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { useAuthentication, type RequestAuth } from './auth/authentication.ts';
+import { useAuthentication } from './auth/authentication.ts';
 import { createContext, type AppServices } from './core/context.ts';
-import { restRoutes, schema } from './schema.ts';
-import { bodyLimitOf } from './rest/route-table.ts';
-import { systemClock, type Clock } from './lib/clock.ts';
-import { createLogger, type Logger } from './lib/logger.ts';
-import { errorResponse } from './rest/errors.ts';
-import { useRestApi } from './rest/plugin.ts';
-import { containsNul } from './rest/request-body.ts';
-import { useSamlSignIn } from './modules/sso/saml.plugin.ts';
-import { SSO_BASE_PATH } from './modules/sso/saml.urls.ts';
-import { GraphQLError } from 'graphql';
-import { useBodyLimit } from './http/body-limit.ts';
-import { useMetrics } from './http/metrics.ts';
-import { useApiReference } from './http/api-reference.ts';
-import { queueDepth } from './jobs/job-queue.ts';
 import { boundedParserCache } from './graphql/document-cache.ts';
+import { useCompiledExecution, useInputErrorCodes, useNoNulInput } from './graphql/execution.ts';
 import { useGraphqlLimits } from './graphql/limits.ts';
+import { apiReferenceRoutes } from './http/api-reference.ts';
+import { useBodyLimit } from './http/body-limit.ts';
 import { corsOption, useCorsVary } from './http/cors.ts';
 import { maskKeepingCause, useUnexpectedErrorLog } from './http/error-log.ts';
-import { useFileDownloads } from './modules/content/file-download.plugin.ts';
-import { usePdfExports } from './modules/change-requests/change-request-pdf.plugin.ts';
-import { urlSigningKey } from './modules/content/signed-urls.ts';
-import { guardRequestHooks } from './http/request-guard.ts';
+import { healthRoute } from './http/health.ts';
+import type { HttpRoute } from './http/http-route.ts';
+import { useMetrics } from './http/metrics.ts';
 import { useRateLimit } from './http/rate-limit.ts';
 import { openRateLimitStore } from './http/rate-limit-store.ts';
-import { requestLogger, useRequestCaller, useRequestId } from './http/request-id.ts';
+import { classifier, useRequestClassification } from './http/request-classification.ts';
+import { useRequestCaller } from './http/request-id.ts';
+import { useRequestLog } from './http/request-log.ts';
+import { requestStateOf } from './http/request-state.ts';
+import { guardRequestHooks } from './http/request-guard.ts';
+import { routeMatcher } from './http/route-matcher.ts';
+import { useHttpRoutes, useNotFound } from './http/router.ts';
 import { useSecurityHeaders } from './http/security-headers.ts';
+import { queueDepth } from './jobs/job-queue.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { createLogger, type Logger } from './lib/logger.ts';
+import { urlSigningKey } from './modules/content/signed-urls.ts';
+import { useRestApi } from './rest/plugin.ts';
+import { adminRootFieldsOf, edgeRoutesOf } from './rest/route-table.ts';
+import { moduleHttpRoutes, restRoutes, schema } from './schema.ts';
 
 export const GRAPHQL_PATH = '/graphql';
+export const REST_BASE_PATH = '/v1';
 /** Byte budget of each of Yoga's parse caches (documents, parse errors). */
 const PARSER_CACHE_BYTES = 16 * 1024 * 1024;
-export const REST_BASE_PATH = '/v1';
 
 export interface AppOptions {
   database: Database;
@@ -61,113 +61,12 @@ query Me {
 }
 `;
 
-/** `/healthz`: 200 when the database answers, 503 otherwise. No authentication. */
-function useHealthCheck(database: Database): Plugin {
-  return {
-    // Synchronous for every other path: an async hook costs each request a promise and a microtask hop.
-    onRequest({ url, endResponse }) {
-      if (url.pathname !== '/healthz') return;
-      return database.ping().then((ok) => endResponse(Response.json({ status: ok ? 'ok' : 'unavailable' }, { status: ok ? 200 : 503 })));
-    },
-  };
-}
-
-/** GraphQL counterpart of the REST NUL check: PostgreSQL text cannot hold U+0000. */
-function useNoNulInput(): Plugin {
-  return {
-    onParams({ params }) {
-      if (containsNul(JSON.stringify(params))) {
-        throw new GraphQLError('Text must not contain NUL characters', {
-          extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-        });
-      }
-    },
-  };
-}
-
 /**
- * Bad variables (wrong type, missing, unknown enum value) are reported without a code; give them
- * BAD_REQUEST like our own input errors, so every GraphQL error carries `extensions.code`. They are the
- * errors of a result with no `data` at all: the operation never started, because variables are coerced
- * first. graphql-jit reports them with an error class of its own, so they are rebuilt as GraphQLErrors
- * (which Yoga's error masking lets through).
- */
-function useInputErrorCodes(): Plugin {
-  return {
-    onExecute() {
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (!('errors' in result) || !result.errors || result.data !== undefined) return;
-          setResult({
-            ...result,
-            errors: result.errors.map(
-              (error) =>
-                new GraphQLError(error.message, { extensions: { ...error.extensions, code: error.extensions?.code ?? 'BAD_REQUEST' } }),
-            ),
-          });
-        },
-      };
-    },
-  };
-}
-
-/**
- * Operations run compiled (graphql-jit). graphql-js interprets a document field by field and builds a
- * resolve-info object for every field of every row, even for plain properties: on a page of 100 spaces
- * that was half of all allocation. A compiled operation reads plain properties directly. Compiled
- * operations are kept with their parsed document (weakly: Yoga's parser cache, bounded in bytes, and
- * SOFA's per-route documents hold them), so a document is compiled once. Every execution is compiled,
- * not only repeated ones, so that the same request always gets the same answer (graphql-js and
- * graphql-jit word a few errors differently). Resolvers still see response paths as graphql-js builds
- * them (graphql/stable-paths.ts).
- */
-function useCompiledExecution(logger: Logger): ReturnType<typeof useGraphQlJit> {
-  return useGraphQlJit(
-    {},
-    { onError: (result) => logger.warn({ errors: result.errors?.map((e) => e.message) }, 'operation could not be compiled') },
-  );
-}
-
-/** Whatever no earlier handler answered (and is not /graphql) is an unknown route: a 404 error body. */
-function useNotFound(): Plugin {
-  return {
-    onRequest({ url, endResponse }) {
-      if (url.pathname !== GRAPHQL_PATH) endResponse(errorResponse(404, `No route ${url.pathname}`));
-    },
-  };
-}
-
-/** One structured log line per request: method, route, status, duration (and request ID, user ID). */
-function useRequestLog(logger: Logger): Plugin {
-  const started = new WeakMap<Request, number>();
-  return {
-    // Instrumentation wraps the whole request, so the clock starts before any plugin's onRequest
-    // (health checks and GraphiQL answer there and would otherwise log no duration).
-    instrumentation: {
-      request({ request }, wrapped) {
-        started.set(request, performance.now());
-        return wrapped();
-      },
-    },
-    onResponse({ request, response, serverContext }) {
-      const start = started.get(request);
-      const url = new URL(request.url);
-      requestLogger(serverContext, logger).info(
-        {
-          method: request.method,
-          route: (serverContext as { route?: string }).route ?? url.pathname,
-          status: response.status,
-          durationMs: start === undefined ? undefined : Math.round((performance.now() - start) * 100) / 100,
-        },
-        'request',
-      );
-    },
-  };
-}
-
-/**
- * The whole HTTP application as one fetch handler: /graphql, /v1 (REST generated by SOFA from the same
- * schema), /v1/openapi.json and /healthz. Tests call `app.fetch` directly; the server gives it a port.
+ * The whole HTTP application as one fetch handler (docs/architecture.md, "The path of a request"): every
+ * request is classified once (its door, route and limits), then goes through the same steps — size
+ * limits, rate limiting, authentication — to the door that answers it: an HTTP route (modules' and the
+ * app's operations endpoints), the REST door (SOFA, from the same root fields) or GraphQL. Tests call
+ * `app.fetch` directly; the server gives it a port.
  */
 export function createApp(options: AppOptions) {
   const { config } = options;
@@ -184,24 +83,32 @@ export function createApp(options: AppOptions) {
     () => undefined,
     (error) => logger.warn({ err: error }, 'signed URL key not read yet; the first request signing a URL will read it'),
   );
-  const adminRoutes = Object.values(restRoutes).filter((r) => r.tags.includes('admin'));
-  // MAX_BODY_BYTES, or a route's own larger limit (an OpenAPI document in the body).
-  const bodyLimit = bodyLimitOf(restRoutes, REST_BASE_PATH, config.limits.maxBodyBytes);
   const rateLimitStore = config.rateLimit.enabled
     ? openRateLimitStore({ redisUrl: config.redisUrl, pool: options.database.pool, logger })
     : null;
-  const rateLimit = rateLimitStore
-    ? useRateLimit({
-        config: config.rateLimit,
-        store: rateLimitStore,
-        trustProxy: config.trustProxy,
-        graphqlPath: GRAPHQL_PATH,
-        ssoBasePath: SSO_BASE_PATH,
-        isAdminRoute: (method, path) => adminRoutes.some((r) => r.method === method && `${REST_BASE_PATH}${r.path}` === path),
-        logger,
-      })
+  const rateLimit = rateLimitStore ? useRateLimit({ config: config.rateLimit, store: rateLimitStore, trustProxy: config.trustProxy }) : null;
+  const metrics = config.metricsToken
+    ? useMetrics({ token: config.metricsToken, pool: options.database.pool, queueDepth: () => queueDepth(services.db) })
     : null;
-  const yoga = createYoga<{ auth?: RequestAuth }>({
+  const rest = useRestApi({ basePath: REST_BASE_PATH, routes: restRoutes, apiUrl: config.apiUrl, logger, maxInputDepth: config.limits.maxInputDepth });
+
+  // Every endpoint that is no root field, in one table: the app's own, then the modules'.
+  const httpRoutes: HttpRoute[] = [
+    healthRoute(options.database),
+    ...(metrics ? [metrics.route] : []),
+    rest.documentRoute,
+    ...apiReferenceRoutes({ openApiPath: `${REST_BASE_PATH}/openapi.json` }),
+    ...moduleHttpRoutes(services),
+  ];
+  const classify = classifier({
+    graphqlPath: GRAPHQL_PATH,
+    restBasePath: REST_BASE_PATH,
+    rest: routeMatcher(edgeRoutesOf(restRoutes)),
+    http: routeMatcher(httpRoutes),
+    defaultBodyLimit: config.limits.maxBodyBytes,
+  });
+
+  const yoga = createYoga<object>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
@@ -209,7 +116,7 @@ export function createApp(options: AppOptions) {
     // schema loads without a token (introspection is public); the headers editor is open for the token.
     // The package is a 9 MB module: loaded when the page is first asked for, not at start-up (it cost
     // about 0.3 s of cold start and 60 MiB of peak memory).
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    renderGraphiQL: async (graphiql) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(graphiql),
     graphiql: {
       title: 'Docs Platform API',
       defaultEditorToolsVisibility: 'headers',
@@ -223,48 +130,34 @@ export function createApp(options: AppOptions) {
     cors: corsOption(config.corsOrigins),
     maskedErrors: { maskError: maskKeepingCause() },
     // Resolvers and services log through the context's logger: the request's, with its ID and caller.
-    context: (initial) =>
-      createContext({ ...services, logger: requestLogger(initial, logger) }, initial.auth?.viewer ?? null, initial.auth?.instanceAdmin ?? false),
-    plugins: guardRequestHooks([
-      useRequestId(logger),
-      useUnexpectedErrorLog(logger),
-      useSecurityHeaders(),
-      useCorsVary(config.corsOrigins),
-      useHealthCheck(options.database),
-      useRequestLog(logger),
-      ...(config.metricsToken
-        ? [useMetrics({ token: config.metricsToken, pool: options.database.pool, queueDepth: () => queueDepth(services.db) })]
-        : []),
-      ...(rateLimit ? [rateLimit.beforeAuthentication] : []),
-      useBodyLimit({ maxBytes: bodyLimit, graphqlPath: GRAPHQL_PATH }),
-      useSamlSignIn(services),
-      useApiReference({ openApiPath: `${REST_BASE_PATH}/openapi.json` }),
-      useFileDownloads(services),
-      usePdfExports(services),
-      useAuthentication({
-        db: services.db,
-        clock: services.clock,
-        adminToken: config.adminToken,
-        restBasePath: REST_BASE_PATH,
-        graphqlPath: GRAPHQL_PATH,
-        adminPaths: adminRoutes.map((r) => r.path),
-      }),
-      useRequestCaller(),
-      ...(rateLimit ? [rateLimit.afterAuthentication] : []),
-      ...useGraphqlLimits(config.limits),
-      useNoNulInput(),
-      useInputErrorCodes(),
-      useCompiledExecution(logger),
-      useRestApi({
-        basePath: REST_BASE_PATH,
-        routes: restRoutes,
-        apiUrl: config.apiUrl,
-        logger,
-        maxBodyBytes: bodyLimit,
-        maxInputDepth: config.limits.maxInputDepth,
-      }),
-      useNotFound(),
-    ], { logger, graphqlPath: GRAPHQL_PATH }),
+    context: (initial) => {
+      const state = requestStateOf(initial);
+      const door = state.door === 'rest' ? 'rest' : 'graphql';
+      return createContext({ ...services, logger: state.logger }, state.auth?.viewer ?? null, state.auth?.instanceAdmin ?? false, door);
+    },
+    plugins: guardRequestHooks(
+      [
+        useRequestClassification(classify, logger),
+        useUnexpectedErrorLog(logger),
+        useSecurityHeaders(),
+        useCorsVary(config.corsOrigins),
+        useRequestLog(logger),
+        ...(metrics ? [metrics.plugin] : []),
+        ...(rateLimit ? [rateLimit.beforeAuthentication] : []),
+        useBodyLimit(),
+        useAuthentication({ db: services.db, clock: services.clock, adminToken: config.adminToken, adminRootFields: adminRootFieldsOf(restRoutes) }),
+        useRequestCaller(),
+        ...(rateLimit ? [rateLimit.afterAuthentication] : []),
+        useHttpRoutes(),
+        ...useGraphqlLimits(config.limits),
+        useNoNulInput(),
+        useInputErrorCodes(),
+        useCompiledExecution(logger),
+        rest.plugin,
+        useNotFound(),
+      ],
+      { logger },
+    ),
   });
   return {
     fetch: yoga.fetch,

@@ -5,7 +5,10 @@ import { withDeclaredConstraints } from './graphql/declared-constraints.ts';
 import { withStablePaths } from './graphql/stable-paths.ts';
 import './graphql/scalars.ts';
 import type { JobHandler } from './jobs/job-runner.ts';
-import type { DomainModule, RouteTable } from './rest/route-table.ts';
+import type { AppServices } from './core/context.ts';
+import type { HttpRoute } from './http/http-route.ts';
+import type { DomainModule } from './modules/domain-module.ts';
+import type { RouteTable } from './rest/route-table.ts';
 import { changeRequestsModule } from './modules/change-requests/index.ts';
 import { collectionsModule } from './modules/collections/index.ts';
 import { commentsModule } from './modules/comments/index.ts';
@@ -60,6 +63,9 @@ export const schema = withDatabaseConflicts(withStablePaths(withDeclaredConstrai
 
 /** Every REST route, from the modules' route tables. */
 export const restRoutes: RouteTable = Object.assign({}, ...modules.map((m) => m.routes));
+
+/** Every module's HTTP routes (SAML sign-in, signed downloads, PDF exports), made with the app's services. */
+export const moduleHttpRoutes = (services: AppServices): HttpRoute[] => modules.flatMap((m) => m.httpRoutes?.(services) ?? []);
 
 /** Every background job handler, by kind, from the modules (run by src/jobs/job-runner.ts). */
 export const jobHandlers: Record<string, JobHandler> = Object.assign({}, ...modules.map((m) => m.jobs ?? {}));

@@ -16,16 +16,20 @@ export interface AppServices {
   logger: Logger;
 }
 
+/** Which door an operation came through: the GraphQL endpoint, or a REST route run as its root field. */
+export type OperationDoor = 'graphql' | 'rest';
+
 /** Per-request GraphQL context: the same for /graphql and /v1 (SOFA runs in Yoga's pipeline). */
 export interface Context extends AppServices {
   viewer: Viewer | null;
   /** True only for the ADMIN_TOKEN bearer, which may call nothing but instance administration. */
   instanceAdmin: boolean;
+  door: OperationDoor;
   loaders: Loaders;
 }
 
-export function createContext(services: AppServices, viewer: Viewer | null, instanceAdmin = false): Context {
-  const context = { ...services, viewer, instanceAdmin } as Context;
+export function createContext(services: AppServices, viewer: Viewer | null, instanceAdmin = false, door: OperationDoor = 'graphql'): Context {
+  const context = { ...services, viewer, instanceAdmin, door } as Context;
   context.loaders = createLoaders(context);
   return context;
 }

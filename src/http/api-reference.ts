@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import type { Plugin } from 'graphql-yoga';
+import { NotFoundError } from '../core/errors.ts';
+import type { HttpRoute } from './http-route.ts';
 
 /**
  * `GET /docs`: the interactive reference of the REST API, Swagger UI (`swagger-ui-dist`) rendering
@@ -47,7 +48,8 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-export function useApiReference(options: { openApiPath: string }): Plugin {
+/** The page (at `/docs` and `/docs/`) and its assets: static routes, public, counted as requests. */
+export function apiReferenceRoutes(options: { openApiPath: string }): HttpRoute[] {
   // The package's folder, found without loading the package: its index runs the 1.7 MB browser bundle.
   const root = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const files = new Map<string, Buffer>();
@@ -57,18 +59,16 @@ export function useApiReference(options: { openApiPath: string }): Plugin {
     return file;
   };
   const html = page(options.openApiPath);
-  return {
-    onRequest({ request, url, endResponse }) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      if (url.pathname === DOCS_PATH || url.pathname === `${DOCS_PATH}/`) {
-        return endResponse(new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }));
-      }
-      if (!url.pathname.startsWith(`${DOCS_PATH}/`)) return;
-      const name = url.pathname.slice(DOCS_PATH.length + 1);
-      if (name === 'init.js') return endResponse(new Response(INIT, { headers: { 'content-type': 'text/javascript; charset=utf-8' } }));
-      const type = ASSETS[name];
-      if (!type) return;
-      endResponse(new Response(new Uint8Array(read(name)), { headers: { 'content-type': type, 'cache-control': 'public, max-age=3600' } }));
-    },
-  };
+  const route = (routePath: string, handle: HttpRoute['handle']): HttpRoute => ({ path: routePath, methods: ['GET', 'HEAD'], door: 'static', access: 'public', handle });
+  const showPage = () => new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+  return [
+    route(DOCS_PATH, showPage),
+    route(`${DOCS_PATH}/`, showPage),
+    route(`${DOCS_PATH}/{asset}`, ({ params }) => {
+      if (params.asset === 'init.js') return new Response(INIT, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+      const type = ASSETS[params.asset];
+      if (!type) throw new NotFoundError(`No route ${DOCS_PATH}/${params.asset}`);
+      return new Response(new Uint8Array(read(params.asset)), { headers: { 'content-type': type, 'cache-control': 'public, max-age=3600' } });
+    }),
+  ];
 }

@@ -3,6 +3,9 @@ import type { DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { HttpRoute } from './http-route.ts';
+import { refusal } from './refusal.ts';
+import { findRequestState } from './request-state.ts';
 
 /**
  * `GET /metrics` in Prometheus' text format (prom-client), only when METRICS_TOKEN is set and only for
@@ -20,14 +23,8 @@ export interface MetricsOptions {
 
 export const METRICS_PATH = '/metrics';
 
-/** A route label that cannot grow with the paths clients send: the REST route's template, else a known prefix. */
-function routeOf(serverContext: unknown, pathname: string): string {
-  const route = (serverContext as { route?: string }).route;
-  if (route) return route;
-  if (pathname === '/graphql' || pathname === METRICS_PATH || pathname === '/healthz' || pathname === '/docs' || pathname === '/v1/openapi.json') return pathname;
-  for (const prefix of ['/files/', '/pdf/', '/sso/', '/docs/']) if (pathname.startsWith(prefix)) return `${prefix}…`;
-  return 'unmatched';
-}
+/** A route label that cannot grow with the paths clients send: the matched route's template. */
+const routeOf = (serverContext: object) => findRequestState(serverContext)?.route ?? 'unmatched';
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -35,7 +32,8 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function useMetrics(options: MetricsOptions): Plugin {
+/** The measuring plugin, and the `GET /metrics` route (an operations endpoint, outside rate limiting). */
+export function useMetrics(options: MetricsOptions): { plugin: Plugin; route: HttpRoute } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames: ['method', 'route', 'status'], registers: [registry] });
@@ -79,20 +77,26 @@ export function useMetrics(options: MetricsOptions): Plugin {
   });
 
   const started = new WeakMap<Request, number>();
-  return {
+  const route: HttpRoute = {
+    path: METRICS_PATH,
+    methods: ['GET', 'HEAD'],
+    door: 'operations',
+    access: 'public',
+    rateLimit: 'none',
+    async handle({ request }) {
+      const header = request.headers.get('authorization') ?? '';
+      if (!header.startsWith('Bearer ') || !sameSecret(header.slice(7), options.token)) {
+        return refusal('operations', 401, 'Metrics need "Authorization: Bearer <METRICS_TOKEN>"');
+      }
+      return new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } });
+    },
+  };
+  const plugin: Plugin = {
     instrumentation: {
       request({ request }, wrapped) {
         started.set(request, performance.now());
         return wrapped();
       },
-    },
-    async onRequest({ request, url, endResponse }) {
-      if (url.pathname !== METRICS_PATH) return;
-      const header = request.headers.get('authorization') ?? '';
-      if (!header.startsWith('Bearer ') || !sameSecret(header.slice(7), options.token)) {
-        return endResponse(Response.json({ error: { code: 401, message: 'Metrics need "Authorization: Bearer <METRICS_TOKEN>"' } }, { status: 401 }));
-      }
-      endResponse(new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } }));
     },
     onExecute({ args }) {
       const start = performance.now();
@@ -109,9 +113,10 @@ export function useMetrics(options: MetricsOptions): Plugin {
     },
     onResponse({ request, response, serverContext }) {
       const start = started.get(request);
-      const labels = { method: request.method, route: routeOf(serverContext, new URL(request.url).pathname), status: String(response.status) };
+      const labels = { method: request.method, route: routeOf(serverContext), status: String(response.status) };
       requests.inc(labels);
       if (start !== undefined) durations.observe(labels, (performance.now() - start) / 1000);
     },
   };
+  return { plugin, route };
 }

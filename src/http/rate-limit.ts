@@ -1,21 +1,16 @@
 import type { Plugin } from 'graphql-yoga';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Limit, RateLimitConfig } from '../config.ts';
-import type { Logger } from '../lib/logger.ts';
 import { clientIp } from './client-ip.ts';
-import { requestLogger } from './request-id.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
+import { refusal } from './refusal.ts';
+import { findRequestState, requestStateOf, type Door, type RequestState } from './request-state.ts';
 
 export interface RateLimitOptions {
   config: RateLimitConfig;
   store: RateLimitStore;
   /** Number of trusted reverse proxies (see clientIp). */
   trustProxy: number;
-  graphqlPath: string;
-  ssoBasePath: string;
-  /** `POST /v1/admin/users` and the like: the stricter per-IP admin limit. */
-  isAdminRoute(method: string, path: string): boolean;
-  logger: Logger;
 }
 
 /** The outcome of the one limiter a request was counted by, for its RateLimit-* headers. */
@@ -29,11 +24,6 @@ interface RateLimitState {
   counted?: Counted;
 }
 
-interface ServerContextWithAuth {
-  auth?: { viewer: { tokenId: string } | null; instanceAdmin: boolean } | null;
-  rateLimit?: RateLimitState;
-}
-
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): the quota, what is left, and when it resets. */
@@ -45,12 +35,8 @@ function rateLimitHeaders({ limit, res }: Counted): Record<string, string> {
   };
 }
 
-function tooManyRequests(graphql: boolean, counted: Counted, message: string): Response {
-  const headers = { ...rateLimitHeaders(counted), 'Retry-After': String(seconds(counted.res.msBeforeNext)) };
-  const body = graphql
-    ? { errors: [{ message, extensions: { code: 'RATE_LIMITED' } }] }
-    : { error: { code: 429, message } };
-  return Response.json(body, { status: 429, headers });
+function tooManyRequests(door: Door, counted: Counted, message: string): Response {
+  return refusal(door, 429, message, { ...rateLimitHeaders(counted), 'Retry-After': String(seconds(counted.res.msBeforeNext)) });
 }
 
 /**
@@ -71,16 +57,17 @@ async function lockedOutMs(limiter: RateLimiterAbstract, key: string): Promise<n
 
 /**
  * Rate limiting as two Yoga plugins around authentication, so that each request costs at most one store
- * round-trip (failed authentications one more):
+ * round-trip (failed authentications one more). Which limit a request counts against is its
+ * classification's `rateLimit` (request-state.ts):
  * - `beforeAuthentication`: refuses, before any token lookup, a client IP that failed authentication too
- *   often (checked in memory, see lockedOutMs); counts the SAML routes and the admin route per IP, each
- *   under its own stricter limit, and requests without credentials per IP. A 401 answered to a request
- *   that sent credentials is counted against its IP afterwards.
+ *   often (checked in memory, see lockedOutMs); counts the `sso` and `admin` buckets per IP, each under
+ *   its own stricter limit, and requests without credentials per IP. A 401 answered to a request that
+ *   sent credentials is counted against its IP afterwards.
  * - `afterAuthentication`: counts every other request per access token (the caller is known by now), or
  *   per IP when there is none (a token sent to a route that needs none, like the OpenAPI document); the
  *   admin token on /graphql counts per IP under the admin route's limit.
- * `/healthz`, CORS preflights and the GraphiQL page are answered before these plugins run: load balancers
- * and browsers may fetch them freely. Every counted response carries RateLimit-Limit/-Remaining/-Reset; a
+ * Requests of the `none` bucket (`/healthz`, `/metrics`, the GraphiQL page) and CORS preflights (answered
+ * by Yoga before any plugin) are not counted: load balancers, scrapers and browsers may fetch them freely. Every counted response carries RateLimit-Limit/-Remaining/-Reset; a
  * refused one is a 429 with Retry-After, in the REST or GraphQL error shape of its door.
  */
 export function useRateLimit(options: RateLimitOptions): { beforeAuthentication: Plugin; afterAuthentication: Plugin } {
@@ -99,50 +86,52 @@ export function useRateLimit(options: RateLimitOptions): { beforeAuthentication:
   ]);
 
   /** Counts one request; a 429 to answer when over the limit, else undefined. */
-  async function count(limiter: RateLimiterAbstract, key: string, state: RateLimitState, graphql: boolean, serverContext: unknown) {
+  async function count(limiter: RateLimiterAbstract, key: string, counting: RateLimitState, request: RequestState) {
     const limit = limitOf.get(limiter)!;
     try {
-      state.counted = { limit, res: await limiter.consume(key) };
+      counting.counted = { limit, res: await limiter.consume(key) };
       return undefined;
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
-        state.counted = { limit, res: rejection };
-        return tooManyRequests(graphql, state.counted, 'Too many requests: slow down and retry later');
+        counting.counted = { limit, res: rejection };
+        return tooManyRequests(request.door, counting.counted, 'Too many requests: slow down and retry later');
       }
       // Store and insurance both failed: better to serve than to refuse everyone.
-      requestLogger(serverContext, options.logger).error({ err: rejection }, 'rate limiting failed; request let through');
+      request.logger.error({ err: rejection }, 'rate limiting failed; request let through');
       return undefined;
     }
   }
 
-  const stateOf = (serverContext: unknown) => (serverContext as ServerContextWithAuth).rateLimit;
+  /** This plugin's own state of each request: its client IP and what it was counted by. */
+  const countingOf = new WeakMap<RequestState, RateLimitState>();
 
   const beforeAuthentication: Plugin = {
-    async onRequest({ request, url, serverContext, endResponse }) {
-      const state: RateLimitState = { ip: clientIp(request, serverContext, options.trustProxy) };
-      (serverContext as ServerContextWithAuth).rateLimit = state;
-      const graphql = url.pathname === options.graphqlPath;
+    async onRequest({ request, serverContext, endResponse }) {
+      const state = requestStateOf(serverContext);
+      if (state.rateLimit === 'none') return;
+      const counting: RateLimitState = { ip: clientIp(request, serverContext, options.trustProxy) };
+      countingOf.set(state, counting);
 
-      const lockedMs = await lockedOutMs(limits.authFailures, state.ip);
+      const lockedMs = await lockedOutMs(limits.authFailures, counting.ip);
       if (lockedMs > 0) {
         const counted = { limit: config.authFailures, res: new RateLimiterRes(0, lockedMs, config.authFailures.points) };
-        return endResponse(tooManyRequests(graphql, counted, 'Too many failed authentications from this address; retry later'));
+        return endResponse(tooManyRequests(state.door, counted, 'Too many failed authentications from this address; retry later'));
       }
-      const path = url.pathname;
       let refused: Response | undefined;
-      if (path === options.ssoBasePath || path.startsWith(`${options.ssoBasePath}/`)) {
-        refused = await count(limits.sso, state.ip, state, false, serverContext);
-      } else if (options.isAdminRoute(request.method, path)) {
-        refused = await count(limits.admin, state.ip, state, false, serverContext);
+      if (state.rateLimit === 'sso') {
+        refused = await count(limits.sso, counting.ip, counting, state);
+      } else if (state.rateLimit === 'admin') {
+        refused = await count(limits.admin, counting.ip, counting, state);
       } else if (!request.headers.has('authorization')) {
         // No credentials: counted per IP here, because authentication may answer 401 without calling
         // the plugin after it.
-        refused = await count(limits.requests, `ip:${state.ip}`, state, graphql, serverContext);
+        refused = await count(limits.requests, `ip:${counting.ip}`, counting, state);
       }
       if (refused) endResponse(refused);
     },
     async onResponse({ request, response, serverContext }) {
-      const state = stateOf(serverContext);
+      const requestState = findRequestState(serverContext);
+      const state = requestState && countingOf.get(requestState);
       if (!state) return;
       // Only a 401 to credentials is a failed authentication (a guess). A request that sent none guesses
       // nothing — GraphiQL's introspection before a token is entered, say — and must not lock anyone out.
@@ -157,20 +146,20 @@ export function useRateLimit(options: RateLimitOptions): { beforeAuthentication:
   };
 
   const afterAuthentication: Plugin = {
-    async onRequest({ url, serverContext, endResponse }) {
-      const state = stateOf(serverContext);
-      if (!state || state.counted) return; // already counted (SAML, admin route)
-      const auth = (serverContext as ServerContextWithAuth).auth;
-      const graphql = url.pathname === options.graphqlPath;
+    async onRequest({ serverContext, endResponse }) {
+      const state = requestStateOf(serverContext);
+      const counting = countingOf.get(state);
+      if (!counting || counting.counted) return; // not counted (`none`), or already (SAML, admin route)
+      const { auth } = state;
       // The admin token on /graphql (where it may run the administration mutation): the admin route's
       // per-IP budget, shared with the REST admin route.
-      if (auth?.instanceAdmin && graphql) {
-        const refused = await count(limits.admin, state.ip, state, true, serverContext);
+      if (auth?.instanceAdmin && state.door === 'graphql') {
+        const refused = await count(limits.admin, counting.ip, counting, state);
         if (refused) endResponse(refused);
         return;
       }
-      const key = auth?.viewer ? `token:${auth.viewer.tokenId}` : `ip:${state.ip}`;
-      const refused = await count(limits.requests, key, state, graphql, serverContext);
+      const key = auth?.viewer ? `token:${auth.viewer.tokenId}` : `ip:${counting.ip}`;
+      const refused = await count(limits.requests, key, counting, state);
       if (refused) endResponse(refused);
     },
   };

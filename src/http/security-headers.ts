@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
+import { findRequestState } from './request-state.ts';
 
 /**
  * Headers on every response. The API answers JSON (and XML metadata) to programs, plus one HTML page,
@@ -34,7 +35,7 @@ export function useSecurityHeaders(): Plugin {
       } else {
         headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
       }
-      if ((serverContext as { auth?: unknown }).auth) headers.set('Cache-Control', 'no-store');
+      if (findRequestState(serverContext)?.auth) headers.set('Cache-Control', 'no-store');
     },
   };
 }

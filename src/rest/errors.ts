@@ -1,18 +1,10 @@
 import { GraphQLError } from 'graphql';
 
-export interface RestErrorBody {
-  error: { code: number; message: string };
-}
-
-export function errorResponse(status: number, message: string, headers?: Record<string, string>): Response {
-  const body: RestErrorBody = { error: { code: status, message } };
-  return Response.json(body, { status, headers });
-}
-
 /**
- * Status and message for a failed REST request. Every expected failure is a GraphQLError carrying its
- * HTTP status — ours (AppError, including the 400s that name a bad parameter, see variables.ts) and
- * SOFA's own (a malformed path escape) alike; anything else is a 500 that reveals nothing.
+ * Status and message for a failed REST request (its body is the edge's refusal, src/http/refusal.ts).
+ * Every expected failure is a GraphQLError carrying its HTTP status — ours (AppError, including the 400s
+ * that name a bad parameter, see variables.ts) and SOFA's own (a malformed path escape) alike; anything
+ * else is a 500 that reveals nothing.
  */
 export function describeFailure(error: unknown): { status: number; message: string; unexpected: boolean } {
   if (error instanceof GraphQLError) {

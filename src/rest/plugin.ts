@@ -3,14 +3,16 @@ import type { Plugin } from 'graphql-yoga';
 import { filterSchema } from '@graphql-tools/utils';
 import { useSofa } from 'sofa-api';
 import { isMaskedError, logUnexpectedErrors } from '../http/error-log.ts';
-import { requestLogger } from '../http/request-id.ts';
+import type { HttpRoute } from '../http/http-route.ts';
+import { refusal } from '../http/refusal.ts';
+import { requestStateOf, type RequestState } from '../http/request-state.ts';
 import type { Logger } from '../lib/logger.ts';
-import { describeFailure, errorResponse } from './errors.ts';
+import { describeFailure } from './errors.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { checkUrlText, readJsonObjectBody, RestInputError, requestForSofa } from './request-body.ts';
 import { finalResponse, locationOf, sofaStatusOf } from './responses.ts';
 import { omitAbsentFields } from './rest-shape.ts';
-import { routeMatcher, toRouterPath, type RestRoute, type RouteTable } from './route-table.ts';
+import { toRouterPath, type RestRoute, type RouteTable } from './route-table.ts';
 import { requestVariables, type RestRequestValues } from './variables.ts';
 
 export interface RestOptions {
@@ -18,14 +20,11 @@ export interface RestOptions {
   routes: RouteTable;
   apiUrl: string;
   logger: Logger;
-  /** Bodies larger than this are refused (413) without being read whole. */
-  /** The body limit of a request, by method and path. */
-  maxBodyBytes: (method: string, pathname: string) => number;
   /** JSON bodies nesting deeper than this are refused (400). */
   maxInputDepth: number;
 }
 
-/** What the REST door knows of a request, on the server context from the plugin to execution and back. */
+/** What the REST door knows of a request, from the plugin to execution and back (kept per request state). */
 export interface RestRequestState extends RestRequestValues {
   /** Set at execution: the route SOFA's router matched, and the created resource's URL for a 201. */
   route?: RestRoute;
@@ -33,6 +32,7 @@ export interface RestRequestState extends RestRequestValues {
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const restStates = new WeakMap<RequestState, RestRequestState>();
 
 /**
  * SOFA needs a finite selection for every route: it cuts a type that recurs along a path after this
@@ -56,9 +56,6 @@ function restSchemaOf(schema: GraphQLSchema): GraphQLSchema {
   return filtered;
 }
 
-/** SOFA registers subscription webhooks (`POST /webhook`, `/webhook/:id`) with no way to opt out. */
-const isSofaWebhook = (path: string) => path === '/webhook' || path.startsWith('/webhook/');
-
 /**
  * The REST surface, inside Yoga's pipeline. SOFA's router — the only one — matches the route, builds the
  * operation for its root field and runs it through the same envelop execution (context, auth, error
@@ -71,9 +68,8 @@ const isSofaWebhook = (path: string) => path === '/webhook' || path.startsWith('
  * - documented 204s are empty, 201s carry `Location` (responses.ts); absent optionals are omitted
  *   (rest-shape.ts); the OpenAPI document says what is served (openapi.ts).
  */
-export function useRestApi(options: RestOptions): Plugin {
+export function useRestApi(options: RestOptions): { plugin: Plugin; documentRoute: HttpRoute } {
   const routeByField = new Map(Object.entries(options.routes));
-  const matchRoute = routeMatcher(options.routes);
   let getEnveloped: (serverContext: any) => any;
   let fullSchema: GraphQLSchema;
   let restSchema: GraphQLSchema;
@@ -97,7 +93,8 @@ export function useRestApi(options: RestOptions): Plugin {
   function execute(args: ExecutionArgs) {
     const enveloped = envelopedByContext.get(args.contextValue as object);
     if (!enveloped) throw new TypeError('REST execution without a context');
-    const state = (args.contextValue as { rest: RestRequestState }).rest;
+    const state = restStates.get(requestStateOf(args.contextValue as object));
+    if (!state) throw new TypeError('REST execution without its request');
     const operation = args.document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
     const rootType = operation.operation === 'query' ? restSchema.getQueryType()! : restSchema.getMutationType()!;
     const fieldName = (operation.selectionSet.selections[0] as { name: { value: string } }).name.value;
@@ -117,7 +114,16 @@ export function useRestApi(options: RestOptions): Plugin {
     return typeof result?.then === 'function' ? result.then(shape) : shape(result);
   }
 
-  return {
+  // `GET /v1/openapi.json`: the document of the routes served (an operations endpoint, no token needed).
+  const documentRoute: HttpRoute = {
+    path: `${options.basePath}/openapi.json`,
+    methods: ['GET', 'HEAD'],
+    door: 'operations',
+    access: 'public',
+    handle: () => Response.json(openApiDocument),
+  };
+
+  const plugin: Plugin = {
     onYogaInit({ yoga }) {
       getEnveloped = yoga.getEnveloped;
     },
@@ -148,7 +154,7 @@ export function useRestApi(options: RestOptions): Plugin {
         },
         errorHandler: (errors: readonly unknown[]) => {
           const failure = describeFailure(errors[0]);
-          const response = errorResponse(failure.status, failure.message);
+          const response = refusal('rest', failure.status, failure.message);
           // Logged by onRequest below, which knows the request (SOFA does not tell this handler).
           if (failure.unexpected) failuresByResponse.set(response, errors);
           return response as any;
@@ -156,40 +162,30 @@ export function useRestApi(options: RestOptions): Plugin {
       });
       openApiDocument = buildOpenApiDocument(sofa.openAPIDocument, options.routes, options.apiUrl, restSchema);
     },
+    // Only routes of the table reach SOFA: the classification matched them (the edge answered 404 and
+    // 405 for the rest, and SOFA's subscription webhooks are no route of the table).
     async onRequest({ request, url, endResponse, serverContext }) {
-      const { basePath } = options;
-      if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) return;
-      const path = url.pathname.slice(basePath.length) || '/';
-      if (request.method === 'GET' && path === '/openapi.json') return endResponse(Response.json(openApiDocument));
-      const noRoute = () => errorResponse(404, `No route ${request.method} ${url.pathname}`);
-      if (isSofaWebhook(path)) return endResponse(noRoute());
-      const match = matchRoute(request.method === 'HEAD' ? 'GET' : request.method, path);
-      if (match.kind === 'no-route') return endResponse(noRoute());
-      if (match.kind === 'method-not-allowed') {
-        const allow = match.allowed.join(', ');
-        return endResponse(errorResponse(405, `${request.method} is not allowed on ${url.pathname} (allowed: ${allow})`, { allow }));
-      }
-
+      const requestState = requestStateOf(serverContext);
+      if (requestState.door !== 'rest') return;
       const state: RestRequestState = { method: request.method, query: url.searchParams, body: {} };
       try {
         checkUrlText(url);
         if (BODY_METHODS.has(request.method)) {
-          state.body = await readJsonObjectBody(request, { maxBytes: options.maxBodyBytes(request.method, url.pathname), maxDepth: options.maxInputDepth });
+          state.body = await readJsonObjectBody(request, { maxBytes: requestState.bodyLimit, maxDepth: options.maxInputDepth });
         }
       } catch (error) {
-        if (error instanceof RestInputError) return endResponse(errorResponse(error.status, error.message));
+        if (error instanceof RestInputError) return endResponse(refusal('rest', error.status, error.message));
         throw error;
       }
-      Object.assign(serverContext, { rest: state });
+      restStates.set(requestState, state);
       const response: Response | undefined = await sofa.handleRequest(requestForSofa(request), serverContext as any);
       const failures = response && failuresByResponse.get(response);
-      if (failures) logFailures(failures, requestLogger(serverContext, options.logger));
-      // SOFA's router answers nothing for a path or method it does not know.
-      if (!response || !state.route) return endResponse(response ?? noRoute());
-      (serverContext as { route?: string }).route = `${basePath}${state.route.path}`;
+      if (failures) logFailures(failures, requestState.logger);
+      if (!response || !state.route) return endResponse(response ?? refusal('rest', 404, `No route ${request.method} ${url.pathname}`));
       endResponse(finalResponse(state.route, response, state.location, request));
     },
   };
+  return { plugin, documentRoute };
 }
 
 /** SOFA would invent a route for an unrouted root field: refuse to start instead. */

@@ -1,4 +1,5 @@
 import { BodyTooLargeError, nestingDepth, readTextWithLimit } from '../lib/body.ts';
+import { containsNul } from '../lib/text.ts';
 
 /** Why a request cannot be served before it reaches SOFA: its HTTP status and a message naming the problem. */
 export class RestInputError extends Error {
@@ -10,10 +11,6 @@ export class RestInputError extends Error {
   }
 }
 
-/** PostgreSQL text cannot hold U+0000; refuse it up front rather than fail in the database. */
-export function containsNul(text: string): boolean {
-  return text.includes('\u0000') || text.includes('\\u0000');
-}
 
 function decodeSafely(value: string): string {
   try {

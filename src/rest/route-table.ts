@@ -1,10 +1,10 @@
-import type { JobHandler } from '../jobs/job-runner.ts';
+import type { RestEdgeRoute } from '../http/request-classification.ts';
 
 /**
  * REST routes are declared per module (`<thing>.rest.ts`) as a table from a root field to its HTTP route.
  * Paths use the documentation's `{param}` syntax so that one grep finds an endpoint; each `{param}`
- * is the name of an argument of the field. SOFA generates the handler from the field and its router is
- * the only one that matches requests (see plugin.ts).
+ * is the name of an argument of the field. The edge classifies requests by this table (edgeRoutesOf);
+ * SOFA generates each route's handler from its field (see plugin.ts).
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -40,6 +40,11 @@ export interface RestRoute {
    * the answer is an empty 204 with `Preference-Applied: return=minimal`.
    */
   returnMinimal?: boolean;
+  /**
+   * Instance administration: only the ADMIN_TOKEN may call it, and that token may call nothing else —
+   * through this route and, on the GraphQL door, through this root field (the one declaration both read).
+   */
+  adminOnly?: boolean;
 }
 
 /** Keys are `Query.<field>` or `Mutation.<field>`. */
@@ -50,51 +55,26 @@ export function pathParameters(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 }
 
-/** The body limit of a request: a route's own (`maxBodyBytes`) where one matches, else `fallback`. */
-export function bodyLimitOf(table: RouteTable, basePath: string, fallback: number): (method: string, pathname: string) => number {
-  const large = Object.values(table)
-    .filter((route) => route.maxBodyBytes)
-    .map((route) => ({ method: route.method, pattern: new RegExp(`^${basePath}${route.path.replace(/\{\w+\}/g, '[^/]+')}$`), max: route.maxBodyBytes! }));
-  return (method, pathname) => large.find((route) => route.method === method && route.pattern.test(pathname))?.max ?? fallback;
+/**
+ * The table as the edge classifies requests by it (src/http/request-classification.ts): each route's
+ * template, root field, whether only the instance ADMIN_TOKEN may call it, and its body limit.
+ */
+export function edgeRoutesOf(table: RouteTable): RestEdgeRoute[] {
+  return Object.entries(table).map(([rootField, route]) => ({
+    methods: [route.method],
+    path: route.path,
+    rootField,
+    adminOnly: route.adminOnly === true,
+    maxBodyBytes: route.maxBodyBytes,
+  }));
 }
 
-/** What the route table says of a request's method and path (below the REST base path). */
-export type RouteMatch = { kind: 'route'; route: RestRoute } | { kind: 'method-not-allowed'; allowed: HttpMethod[] } | { kind: 'no-route' };
-
-/**
- * Matches a method and a path against the table's templates (`{param}` is one non-empty segment): the
- * route, or — when routes have this path with other methods — those methods (a 405 with `Allow`), or
- * nothing (a 404). SOFA's router still serves the matched routes; this answers what it cannot (a method
- * such as TRACE, which the Fetch API refuses to even represent).
- */
-export function routeMatcher(table: RouteTable): (method: string, path: string) => RouteMatch {
-  const bySegments = new Map<number, { pattern: RegExp; route: RestRoute }[]>();
-  for (const route of Object.values(table)) {
-    const segments = route.path.split('/').length;
-    const pattern = new RegExp(`^${route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`);
-    bySegments.set(segments, [...(bySegments.get(segments) ?? []), { pattern, route }]);
-  }
-  return (method, path) => {
-    const candidates = (bySegments.get(path.split('/').length) ?? []).filter((c) => c.pattern.test(path));
-    const route = candidates.find((c) => c.route.method === method)?.route;
-    if (route) return { kind: 'route', route };
-    if (candidates.length > 0) return { kind: 'method-not-allowed', allowed: [...new Set(candidates.map((c) => c.route.method))] };
-    return { kind: 'no-route' };
-  };
+/** The root fields of the routes only the instance ADMIN_TOKEN may call (the GraphQL door's half of the rule). */
+export function adminRootFieldsOf(table: RouteTable): ReadonlySet<string> {
+  return new Set(Object.entries(table).filter(([, route]) => route.adminOnly).map(([key]) => key.split('.')[1]));
 }
 
 /** `{param}` → `:param`, the syntax of SOFA's router. */
 export function toRouterPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
-}
-
-/**
- * What a domain module gives the app: importing its `index.ts` registers its types and root fields on
- * the builder; `routes` is its REST route table; `jobs` the background work it hands the job runner
- * (src/jobs/), by kind.
- */
-export interface DomainModule {
-  name: string;
-  routes: RouteTable;
-  jobs?: Record<string, JobHandler>;
 }

@@ -4,7 +4,8 @@ import './change-request-edit.schema.ts';
 import './change-request-links.schema.ts';
 import './change-request-merge.schema.ts';
 import './change-request-pdf.schema.ts';
-import type { DomainModule } from '../../rest/route-table.ts';
+import type { DomainModule } from '../domain-module.ts';
 import { changeRequestRoutes } from './change-request.rest.ts';
+import { pdfExportRoutes } from './change-request-pdf.http.ts';
 
-export const changeRequestsModule: DomainModule = { name: 'change-requests', routes: changeRequestRoutes };
+export const changeRequestsModule: DomainModule = { name: 'change-requests', routes: changeRequestRoutes, httpRoutes: pdfExportRoutes };

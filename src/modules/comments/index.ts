@@ -1,6 +1,6 @@
 import './comment.schema.ts';
 import './comment.graph.ts';
-import type { DomainModule } from '../../rest/route-table.ts';
+import type { DomainModule } from '../domain-module.ts';
 import { commentRoutes } from './comment.rest.ts';
 
 export const commentsModule: DomainModule = { name: 'comments', routes: commentRoutes };

@@ -1,5 +1,5 @@
 import './integration.schema.ts';
-import type { DomainModule } from '../../rest/route-table.ts';
+import type { DomainModule } from '../domain-module.ts';
 import { integrationRoutes } from './integration.rest.ts';
 
 export const integrationsModule: DomainModule = { name: 'integrations', routes: integrationRoutes };

@@ -1,5 +1,5 @@
 import './invite.schema.ts';
-import type { DomainModule } from '../../rest/route-table.ts';
+import type { DomainModule } from '../domain-module.ts';
 import { inviteRoutes } from './invite.rest.ts';
 
 export const invitesModule: DomainModule = { name: 'invites', routes: inviteRoutes };

@@ -1,5 +1,5 @@
 import './openapi-spec.schema.ts';
-import type { DomainModule } from '../../rest/route-table.ts';
+import type { DomainModule } from '../domain-module.ts';
 import { openApiSpecRoutes } from './openapi-spec.rest.ts';
 import { PROCESS_SPEC_JOB, processSpecJob } from './openapi-processing.ts';
 

@@ -1,5 +1,5 @@
 import './search.schema.ts';
-import type { DomainModule } from '../../rest/route-table.ts';
+import type { DomainModule } from '../domain-module.ts';
 import { searchRoutes } from './search.rest.ts';
 
 export const searchModule: DomainModule = { name: 'search', routes: searchRoutes };

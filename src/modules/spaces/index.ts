@@ -1,6 +1,6 @@
 import './space.schema.ts';
 import './space.graph.ts';
-import type { DomainModule } from '../../rest/route-table.ts';
+import type { DomainModule } from '../domain-module.ts';
 import { PURGE_JOB, purgeJob } from './space.lifecycle.ts';
 import { spaceRoutes } from './space.rest.ts';
 

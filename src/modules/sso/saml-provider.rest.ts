@@ -4,7 +4,7 @@ const tags = ['sso'];
 
 /**
  * The documented SSO operations. The sign-in endpoints themselves (`/sso/saml/{providerId}/…`) are
- * plain HTTP routes outside /v1, served by `useSamlSignIn` (saml.plugin.ts).
+ * plain HTTP routes outside /v1, declared in saml.http.ts.
  */
 export const samlProviderRoutes: RouteTable = {
   'Query.organizationSamlProviders': { operationId: 'listSAMLProvidersInOrganizationById', method: 'GET', path: '/orgs/{organizationId}/saml', tags },

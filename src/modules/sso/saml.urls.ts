@@ -17,18 +17,3 @@ export function serviceProviderUrls(publicUrl: string, providerId: string): Serv
   const entityID = `${publicUrl}${SSO_BASE_PATH}/${encodeURIComponent(providerId)}`;
   return { entityID, acsURL: `${entityID}/acs`, startURL: `${entityID}/start` };
 }
-
-/** `/sso/saml/{providerId}[/acs|/start]` → its parts; null for any other path. */
-export function parseSsoPath(pathname: string): { providerId: string; endpoint: 'metadata' | 'acs' | 'start' } | null {
-  const match = /^\/sso\/saml\/([^/]+)(?:\/(acs|start))?\/?$/.exec(pathname);
-  if (!match) return null;
-  let providerId: string;
-  try {
-    providerId = decodeURIComponent(match[1]);
-  } catch {
-    providerId = match[1];
-  }
-  // No provider ID holds a NUL (PostgreSQL text cannot even be asked about one): no such route.
-  if (providerId.includes('\u0000')) return null;
-  return { providerId, endpoint: (match[2] as 'acs' | 'start' | undefined) ?? 'metadata' };
-}

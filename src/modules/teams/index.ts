@@ -1,6 +1,6 @@
 import './team.schema.ts';
 import './team.graph.ts';
-import type { DomainModule } from '../../rest/route-table.ts';
+import type { DomainModule } from '../domain-module.ts';
 import { teamRoutes } from './team.rest.ts';
 
 export const teamsModule: DomainModule = { name: 'teams', routes: teamRoutes };

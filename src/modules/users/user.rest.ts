@@ -7,6 +7,7 @@ export const userRoutes: RouteTable = {
     path: '/admin/users',
     status: 201,
     tags: ['admin'],
+    adminOnly: true,
     addition: 'Instance administration: first user and token (ADMIN_TOKEN)',
   },
 };
