@@ -26,7 +26,8 @@ import { useSecurityHeaders } from './http/security-headers.ts';
 import { queueDepth } from './jobs/job-queue.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
-import { urlSigningKey } from './modules/content/signed-urls.ts';
+import { urlSigningKey } from './modules/content/index.ts';
+import { userForToken } from './modules/users/index.ts';
 import { useRestApi } from './rest/plugin.ts';
 import { adminRootFieldsOf, edgeRoutesOf } from './rest/route-table.ts';
 import { moduleHttpRoutes, restRoutes, schema } from './schema.ts';
@@ -145,7 +146,11 @@ export function createApp(options: AppOptions) {
         ...(metrics ? [metrics.plugin] : []),
         ...(rateLimit ? [rateLimit.beforeAuthentication] : []),
         useBodyLimit(),
-        useAuthentication({ db: services.db, clock: services.clock, adminToken: config.adminToken, adminRootFields: adminRootFieldsOf(restRoutes) }),
+        useAuthentication({
+          viewerForToken: (token) => userForToken(services.db, token, services.clock.now()),
+          adminToken: config.adminToken,
+          adminRootFields: adminRootFieldsOf(restRoutes),
+        }),
         useRequestCaller(),
         ...(rateLimit ? [rateLimit.afterAuthentication] : []),
         useHttpRoutes(),

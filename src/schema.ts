@@ -6,6 +6,8 @@ import { withStablePaths } from './graphql/stable-paths.ts';
 import './graphql/scalars.ts';
 import type { JobHandler } from './jobs/job-runner.ts';
 import type { AppServices } from './core/context.ts';
+import { subscribeToDomainEvents } from './core/domain-events.ts';
+import { registerComputedContent } from './modules/content/index.ts';
 import type { HttpRoute } from './http/http-route.ts';
 import type { DomainModule } from './modules/domain-module.ts';
 import type { RouteTable } from './rest/route-table.ts';
@@ -60,6 +62,11 @@ const modules: DomainModule[] = [
  * see stable-paths.ts.
  */
 export const schema = withDatabaseConflicts(withStablePaths(withDeclaredConstraints(builder.toSchema({ sortSchema: true }))));
+
+// Each module's handlers of other modules' events (core/domain-events.ts), once.
+for (const module of modules) if (module.events) subscribeToDomainEvents(module.events);
+// How computed pages are rendered, by the type of their source (content/computed-sources.ts).
+for (const module of modules) for (const [type, render] of Object.entries(module.computedContent ?? {})) registerComputedContent(type, render);
 
 /** Every REST route, from the modules' route tables. */
 export const restRoutes: RouteTable = Object.assign({}, ...modules.map((m) => m.routes));

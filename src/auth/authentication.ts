@@ -1,20 +1,17 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Db } from '../db/client.ts';
 import { ForbiddenError, UnauthenticatedError } from '../core/errors.ts';
+import type { Viewer } from '../core/viewer.ts';
 import { refusal } from '../http/refusal.ts';
 import { findRequestState, requestStateOf, type RequestAuth } from '../http/request-state.ts';
-import type { Clock } from '../lib/clock.ts';
 import { bearerToken } from '../lib/tokens.ts';
-import { userForToken } from '../modules/users/user.service.ts';
 
 export type { RequestAuth } from '../http/request-state.ts';
 
 export interface AuthenticationOptions {
-  db: Db;
-  /** Time of a token's use (`lastUsedAt`). */
-  clock: Clock;
+  /** The caller a personal access token stands for (null: unknown or revoked): the users module's lookup. */
+  viewerForToken: (token: string) => Promise<Viewer | null>;
   adminToken?: string;
   /**
    * The root fields the instance ADMIN_TOKEN may run on the GraphQL door: the fields of the routes the
@@ -89,7 +86,7 @@ export function useAuthentication(options: AuthenticationOptions): Plugin {
         state.auth = { viewer: null, instanceAdmin: true };
         return;
       }
-      const found = await userForToken(options.db, token, options.clock.now());
+      const found = await options.viewerForToken(token);
       if (!found) return endResponse(refusal(state.door, 401, 'Invalid or revoked access token', challenge));
       state.auth = { viewer: found, instanceAdmin: false } satisfies RequestAuth;
     },

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
-import { createUserWithToken } from '../modules/users/user.service.ts';
+import { createUserWithToken } from '../modules/users/index.ts';
 
 /**
  * Instance administration without the HTTP server:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { permissionsOf } from '../../src/core/authorization.ts';
 import type { Role } from '../../src/generated/prisma/client.ts';
-import { COLLECTION_PERMISSIONS, collectionPolicy } from '../../src/modules/collections/collection.policy.ts';
+import { COLLECTION_PERMISSIONS, collectionPolicy } from '../../src/modules/spaces/collection.policy.ts';
 import type { ContentActor } from '../../src/modules/spaces/access-level.ts';
 import { member, policyTable } from './table.ts';
 

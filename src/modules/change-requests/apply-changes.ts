@@ -1,9 +1,9 @@
 import type { File, Page, Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { contentHash } from '../content/content-hash.ts';
-import { detectImage } from '../content/image-types.ts';
-import { resolveLinks } from '../content/link-resolution.ts';
-import { RevisionDraft, slugify, type DraftPage } from '../content/revision-draft.ts';
+import { contentHash } from '../content/index.ts';
+import { detectImage } from '../content/index.ts';
+import { resolveLinks } from '../content/index.ts';
+import { RevisionDraft, slugify, type DraftPage } from '../content/index.ts';
 import { changeError, MAX_FILE_BYTES, type ComputedSource, type ContentChange, type InsertFilesChange, type InsertPageChange, type UpdatePageChange } from './content-changes.ts';
 
 /**

@@ -3,7 +3,7 @@ import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
 import { listArgs } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
-import { getFile, getPage, getRevision, listFiles, listPages } from '../content/content.service.ts';
+import { getFile, getPage, getRevision, listFiles, listPages } from '../content/index.ts';
 import {
   DocumentFormatEnum,
   RevisionFileList,
@@ -12,10 +12,10 @@ import {
   mergedFromQuery,
   RevisionRef,
   revisionReadArgs,
-} from '../content/content.schema.ts';
-import { pageWithBodyShape } from '../content/content-shapes.ts';
-import { RevisionContentRef } from '../content/revision-content.schema.ts';
-import { viewerCan } from '../spaces/content-access.ts';
+} from '../content/index.ts';
+import { pageWithBodyShape } from '../content/index.ts';
+import { RevisionContentRef } from '../content/index.ts';
+import { viewerCan } from '../spaces/index.ts';
 import { changeRequestArgs, ChangeRequestRef } from './change-request.schema.ts';
 import { changeRequestContentSource } from './change-request-content.ts';
 

@@ -5,7 +5,7 @@ import { ConflictError } from '../../core/errors.ts';
 import type { ItemQuery } from '../../core/pagination.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { draftOf, writeRevision } from '../content/revision-writer.ts';
+import { draftOf, writeRevision } from '../content/index.ts';
 import { applyChanges } from './apply-changes.ts';
 import { changeRequestPolicy } from './change-request.policy.ts';
 import { findChangeRequest, spaceForChangeRequests } from './change-request.service.ts';

@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.ts';
-import type { ContentSource } from '../content/content.service.ts';
+import type { ContentSource } from '../content/index.ts';
 import { findChangeRequest, spaceForChangeRequests } from './change-request.service.ts';
 
 /** The revision of a change request (by ID or number) of a space the caller may read. */

@@ -1,7 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
-import { RevisionFileRef } from '../content/content.schema.ts';
+import { RevisionFileRef } from '../content/index.ts';
 import { ChangeRequestRef } from './change-request.schema.ts';
 import { updateChangeRequestContent } from './change-request-content.service.ts';
 import { MAX_CHANGES } from './content-changes.ts';

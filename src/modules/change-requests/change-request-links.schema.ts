@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { listArgs } from '../../graphql/list.ts';
-import { ContentLocationList, LinkListRef } from '../content/links.schema.ts';
-import { listFileBacklinks, listLinks } from '../content/links.service.ts';
+import { ContentLocationList, LinkListRef } from '../content/index.ts';
+import { listFileBacklinks, listLinks } from '../content/index.ts';
 import { changeRequestArgs } from './change-request.schema.ts';
 import { changeRequestContentSource } from './change-request-content.ts';
 

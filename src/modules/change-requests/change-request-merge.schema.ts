@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { shaped } from '../../graphql/constraints.ts';
-import { RevisionRef } from '../content/content.schema.ts';
+import { RevisionRef } from '../content/index.ts';
 import { changeRequestArgs, ChangeRequestRef } from './change-request.schema.ts';
 import { mergeChangeRequest, updateChangeRequestFromMain } from './change-request-merge.service.ts';
 

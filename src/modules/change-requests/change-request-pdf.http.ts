@@ -3,9 +3,9 @@ import pLimit from 'p-limit';
 import type { AppServices } from '../../core/context.ts';
 import { AppError, NotFoundError } from '../../core/errors.ts';
 import type { HttpRoute } from '../../http/http-route.ts';
-import { contentDisposition } from '../content/file-download.http.ts';
-import { renderPdf, type PdfPage } from '../content/markdown-pdf.ts';
-import { signedDownloadRoute } from '../content/signed-download.ts';
+import { contentDisposition } from '../content/index.ts';
+import { renderPdf, type PdfPage } from '../content/index.ts';
+import { signedDownloadRoute } from '../content/index.ts';
 import { MAX_PDF_MARKDOWN, PDF_BASE_PATH, readPdfContent, verifyPdfUrl } from './change-request-pdf.ts';
 
 /** PDFs rendered at once per instance: rendering is CPU work on the event loop, others wait their turn. */

@@ -2,9 +2,9 @@ import type { Context } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import type { Db } from '../../db/client.ts';
 import { Prisma, type Page } from '../../generated/prisma/client.ts';
-import type { PdfPage } from '../content/markdown-pdf.ts';
-import { buildPageTree, findPage, type PageNode } from '../content/page-tree.ts';
-import { signUrl, verifySignedUrl } from '../content/signed-urls.ts';
+import type { PdfPage } from '../content/index.ts';
+import { buildPageTree, findPage, type PageNode } from '../content/index.ts';
+import { signUrl, verifySignedUrl } from '../content/index.ts';
 import { changeRequestContentSource } from './change-request-content.ts';
 
 /**

@@ -2,6 +2,7 @@ import type { ChangeRequest } from '../../generated/prisma/client.ts';
 import { definePolicy } from '../../core/authorization.ts';
 import { atLeast } from '../organizations/roles.ts';
 import type { ContentActor } from '../spaces/access-level.ts';
+import { mayMerge } from '../spaces/space.policy.ts';
 
 /** The caller on a space's change requests: their effective level on the space, and who they are. */
 export interface ChangeRequestActor extends ContentActor {
@@ -26,7 +27,7 @@ export const changeRequestPolicy = definePolicy<ChangeRequestActor, ChangeReques
     create: ({ level }) => atLeast(level, 'edit'),
     update: ({ level }) => atLeast(level, 'edit'),
     setStatus: (actor, cr) => atLeast(actor.level, 'edit') || isAuthor(actor, cr),
-    merge: ({ level }) => atLeast(level, 'review'),
+    merge: (actor) => mayMerge(actor),
   },
   refusals: {
     read: 'This needs the "read" level on the space',

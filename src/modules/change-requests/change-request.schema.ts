@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
-import { UserRef } from '../users/user.schema.ts';
+import { UserRef } from '../users/index.ts';
 import { createChangeRequest, getChangeRequest, listChangeRequests, MAX_SUBJECT, SETTABLE, updateChangeRequest } from './change-request.service.ts';
 
 export const ChangeRequestStatusEnum = builder.enumType('ChangeRequestStatus', {

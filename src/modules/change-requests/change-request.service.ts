@@ -6,7 +6,7 @@ import { paginate, type ItemQuery, type ListArgs } from '../../core/pagination.t
 import { checkLength } from '../../core/validate.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { spaceFor } from '../spaces/content-access.ts';
+import { spaceFor } from '../spaces/index.ts';
 import { changeRequestPolicy, type ChangeRequestActor } from './change-request.policy.ts';
 
 export const MAX_SUBJECT = 100;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BadRequestError } from '../../core/errors.ts';
-import { MAX_PAGE_MARKDOWN } from '../content/content-limits.ts';
+import { MAX_PAGE_MARKDOWN } from '../content/index.ts';
 
 /**
  * The body of `POST …/change-requests/{id}/content` (GitBook's `updateChangeRequestContent`): GitBook's

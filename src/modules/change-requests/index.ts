@@ -9,3 +9,9 @@ import { changeRequestRoutes } from './change-request.rest.ts';
 import { pdfExportRoutes } from './change-request-pdf.http.ts';
 
 export const changeRequestsModule: DomainModule = { name: 'change-requests', routes: changeRequestRoutes, httpRoutes: pdfExportRoutes };
+
+// The public entry of the module: what other modules use.
+export { changeRequestPolicy } from './change-request.policy.ts';
+export { findChangeRequest, spaceForChangeRequests } from './change-request.service.ts';
+export { addContributor, advanceChangeRequest, assertEditable } from './change-request-content.service.ts';
+export { changeRequestArgs, ChangeRequestRef } from './change-request.schema.ts';

@@ -2,9 +2,9 @@ import type { ListArgs } from '../../core/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { listArgs } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
-import { OrganizationRef } from '../organizations/organization.schema.ts';
-import { organizationPage } from '../organizations/organization.relations.ts';
-import { heldRoleBy } from '../spaces/content-access.ts';
+import { OrganizationRef } from '../organizations/index.ts';
+import { organizationPage } from '../organizations/index.ts';
+import { heldRoleBy } from '../spaces/index.ts';
 import { CollectionList } from './collection.schema.ts';
 import { SIBLING_ORDER } from './collection.service.ts';
 

@@ -1,11 +1,11 @@
 import { builder } from '../../graphql/builder.ts';
 import { constrained } from '../../graphql/constraints.ts';
-import { RoleEnum } from '../organizations/role.schema.ts';
+import { RoleEnum } from '../organizations/index.ts';
 import { listArgs, listItemsQuery, listType } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { loadRelationPage } from '../../graphql/relation-page.ts';
-import { collectionPermissions } from '../spaces/content-access.ts';
-import { ContentPositionInput, SpaceList } from '../spaces/space.schema.ts';
+import { collectionPermissions } from '../spaces/index.ts';
+import { ContentPositionInput, SpaceList } from '../spaces/index.ts';
 import {
   createCollection,
   deleteCollection,

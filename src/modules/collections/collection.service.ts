@@ -1,17 +1,17 @@
 import type { Collection, Prisma, Role } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
-import { viewerSpacePage } from '../spaces/space-pages.ts';
+import { viewerSpacePage } from '../spaces/index.ts';
 import { can } from '../../core/authorization.ts';
 import { BadRequestError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength, rejectNull } from '../../core/validate.ts';
-import { organizationFor, organizationForMember } from '../organizations/organization.access.ts';
-import { organizationPolicy } from '../organizations/organization.policy.ts';
-import { collectionFor, visibleSpacesWhere } from '../spaces/content-access.ts';
-import { lockOrganization, positionKey, subtreeCollectionIds, type ContentPosition } from '../spaces/hierarchy.ts';
-import { detachFromOrganization } from '../spaces/space.service.ts';
-import { removeSpacesFromSites } from '../sites/site-spaces.ts';
+import { organizationFor, organizationForMember } from '../organizations/index.ts';
+import { organizationPolicy } from '../organizations/index.ts';
+import { collectionFor, visibleSpacesWhere } from '../spaces/index.ts';
+import { lockOrganization, positionKey, subtreeCollectionIds, type ContentPosition } from '../spaces/index.ts';
+import { detachFromOrganization } from '../spaces/index.ts';
+import { publishDomainEvent } from '../../core/domain-events.ts';
 
 export const SIBLING_ORDER: SortKey[] = [
   { field: 'position', direction: 'asc' },
@@ -108,7 +108,7 @@ export async function deleteCollection(ctx: Context, collectionId: string): Prom
     await tx.collection.updateMany({ where: { id: { in: ids } }, data: { deletedAt: now, updatedAt: now } });
     const spaces = await tx.space.findMany({ where: { collectionId: { in: ids }, deletedAt: null }, select: { id: true } });
     await tx.space.updateMany({ where: { id: { in: spaces.map((s) => s.id) } }, data: { deletedAt: now, updatedAt: now } });
-    await removeSpacesFromSites(tx, spaces.map((s) => s.id));
+    await publishDomainEvent(tx, 'spaces.removed', { spaceIds: spaces.map((s) => s.id) });
   });
   return true;
 }

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
-import { ChangeRequestRef } from '../change-requests/change-request.schema.ts';
+import { ChangeRequestRef } from '../change-requests/index.ts';
 import { CommentRef, CommentReplyRef, CommentStatusFilter, ListOrderEnum } from './comment.schema.ts';
 
 /**

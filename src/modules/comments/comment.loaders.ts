@@ -3,23 +3,13 @@ import type { User } from '../../generated/prisma/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { keyedLoader } from '../../core/loaders.ts';
+import { userJson } from '../users/index.ts';
 
 /**
  * Per-request loaders of what a page of comments shows besides its rows: reactions with their users,
  * repliers, and the page a comment targets. Each is one statement for the whole page of comments.
  */
 
-/** GitBook's `User` JSON (the REST shape of UserRef), for values built outside the typed schema. */
-export function userJson(user: User, apiUrl: string) {
-  return {
-    object: 'user',
-    id: user.id,
-    displayName: user.displayName,
-    email: user.email,
-    ...(user.photoURL ? { photoURL: user.photoURL } : {}),
-    urls: { location: `${apiUrl}/users/${user.id}` },
-  };
-}
 
 export interface ReactionSummary {
   emoji: string;

@@ -6,7 +6,7 @@ import { paginate, type ItemQuery, type ListArgs } from '../../core/pagination.t
 import { checkArraySize, checkLength } from '../../core/validate.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { findChangeRequest, spaceForChangeRequests } from '../change-requests/change-request.service.ts';
+import { findChangeRequest, spaceForChangeRequests } from '../change-requests/index.ts';
 import { commentPolicy, type CommentActor } from './comment.policy.ts';
 
 /** At most this many characters in a comment body (issue "Review conversations"). */

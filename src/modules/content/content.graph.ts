@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
-import { viewerCan } from '../spaces/content-access.ts';
-import { SpaceRef } from '../spaces/space.schema.ts';
+import { viewerCan } from '../spaces/index.ts';
+import { SpaceRef } from '../spaces/index.ts';
 import { RevisionContentRef } from './revision-content.schema.ts';
 
 /**

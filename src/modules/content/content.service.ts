@@ -3,8 +3,8 @@ import type { Context } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { paginate, type ListArgs } from '../../core/pagination.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
-import { spaceFor } from '../spaces/content-access.ts';
-import { computedPageMarkdown } from '../openapi-specs/computed-content.ts';
+import { spaceFor } from '../spaces/index.ts';
+import { computedMarkdown } from './computed-sources.ts';
 import { documentBudget } from './document-budget.ts';
 import { markdownToDocument } from './markdown-document.ts';
 import { pageJson, pageTreeJson } from './page-json.ts';
@@ -62,7 +62,7 @@ export async function getPage(ctx: Context, source: ContentSource, pageId: strin
   // A computed page's content is made from its source when read (unless `computed=false`: as stored).
   const markdown =
     node.page.type === 'computed' && computed
-      ? await computedPageMarkdown(ctx.db, source.space.organizationId, node.page.computed)
+      ? await computedMarkdown(ctx.db, source.space.organizationId, node.page.computed)
       : rows.find((row) => row.id === pageId)?.markdown;
   // Only document (and computed) pages have a body (a group or a link has none, whatever a row holds).
   if ((node.page.type === 'document' || (node.page.type === 'computed' && computed)) && markdown !== null && markdown !== undefined) {

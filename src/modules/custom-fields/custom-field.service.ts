@@ -5,7 +5,7 @@ import { BadRequestError, NotFoundError, rethrowDatabaseError } from '../../core
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkArraySize, checkLength, checkPattern, rejectNull } from '../../core/validate.ts';
-import { organizationForMember } from '../organizations/organization.access.ts';
+import { organizationForMember } from '../organizations/index.ts';
 import { customFieldPolicy } from './custom-field.policy.ts';
 import { fieldTypeName, hasOptions, parseFieldType, pruneToOptions } from './custom-field.types.ts';
 

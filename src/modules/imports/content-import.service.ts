@@ -6,12 +6,12 @@ import { isRetryableConflict } from '../../db/errors.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { parseHttpUrl, SafeFetchError } from '../../lib/safe-fetch.ts';
-import { draftOf, lockSpaceAt, writeRevision } from '../content/revision-writer.ts';
-import { changeRequestPolicy } from '../change-requests/change-request.policy.ts';
-import { findChangeRequest, spaceForChangeRequests } from '../change-requests/change-request.service.ts';
-import { addContributor, advanceChangeRequest, assertEditable } from '../change-requests/change-request-content.service.ts';
-import { updateSearchIndex } from '../search/search-index.ts';
-import { spaceFor } from '../spaces/content-access.ts';
+import { draftOf, lockSpaceAt, writeRevision } from '../content/index.ts';
+import { changeRequestPolicy } from '../change-requests/index.ts';
+import { findChangeRequest, spaceForChangeRequests } from '../change-requests/index.ts';
+import { addContributor, advanceChangeRequest, assertEditable } from '../change-requests/index.ts';
+import { updateSearchIndex } from '../search/index.ts';
+import { spaceFor } from '../spaces/index.ts';
 import { addImportedContent, planImport } from './imported-content.ts';
 import { crawlWebsite, StartPageError, type Crawl } from './website-crawler.ts';
 

@@ -3,7 +3,7 @@ import { selectAll } from 'css-select';
 import { highlightedCodeBlock, strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
 import { decodeUriPart } from '../../lib/uri.ts';
-import { MAX_PAGE_MARKDOWN } from '../content/content-limits.ts';
+import { MAX_PAGE_MARKDOWN } from '../content/index.ts';
 import { markdownTables } from './markdown-tables.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { decodeUriPart } from '../../lib/uri.ts';
-import { contentHash } from '../content/content-hash.ts';
-import { slugify, type DraftFile, type DraftPage, type RevisionDraft } from '../content/revision-draft.ts';
+import { contentHash } from '../content/index.ts';
+import { slugify, type DraftFile, type DraftPage, type RevisionDraft } from '../content/index.ts';
 import { newId } from '../../lib/ids.ts';
 import { canonicalUrl, type Crawl } from './website-crawler.ts';
 

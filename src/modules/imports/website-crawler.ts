@@ -1,7 +1,7 @@
 import { decodeUriPart } from '../../lib/uri.ts';
 import type { FetchConfig, ImportConfig } from '../../config.ts';
 import { addressRule, SafeFetchError, SafeFetcher, type FetchedResource } from '../../lib/safe-fetch.ts';
-import { detectImage, type DetectedImage } from '../content/image-types.ts';
+import { detectImage, type DetectedImage } from '../content/index.ts';
 import { parseHtmlPage, type HtmlPage } from './html-page.ts';
 
 /**

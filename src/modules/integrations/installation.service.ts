@@ -4,7 +4,8 @@ import { authorize, can } from '../../core/authorization.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength } from '../../core/validate.ts';
-import { organizationActor, organizationFor } from '../organizations/organization.access.ts';
+import { organizationActor, organizationFor } from '../organizations/index.ts';
+import { ADMIN_ROLES } from '../organizations/index.ts';
 import { integrationFor } from './integration.service.ts';
 import { installationTargetPolicy, integrationPolicy } from './integration.policy.ts';
 
@@ -38,7 +39,7 @@ export async function listInstallations(ctx: Context, name: string, args: ListAr
   if (!owner) {
     // Not its owner: the installations of the organizations the caller administers.
     const userId = ctx.viewer?.user.id ?? '';
-    where.organization = { members: { some: { userId, role: 'admin', disabled: false } } };
+    where.organization = { members: { some: { userId, role: { in: [...ADMIN_ROLES] }, disabled: false } } };
   }
   if (args.externalId) where.externalIds = { has: args.externalId };
   return paginate({ args, keys: ORDER, where, model: ctx.db.integrationInstallation });

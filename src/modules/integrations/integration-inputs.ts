@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BadRequestError } from '../../core/errors.ts';
-import { detectImage } from '../content/image-types.ts';
+import { detectImage } from '../content/index.ts';
 
 /**
  * What publishing an integration takes (GitBook's `PublishIntegration`), checked whole before anything

@@ -4,9 +4,9 @@ import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
 import { can } from '../../core/authorization.ts';
-import { signedFileUrl } from '../content/file-urls.ts';
-import { OrganizationRef } from '../organizations/organization.schema.ts';
-import { organizationActor } from '../organizations/organization.access.ts';
+import { signedFileUrl } from '../content/index.ts';
+import { OrganizationRef } from '../organizations/index.ts';
+import { organizationActor } from '../organizations/index.ts';
 import { installIntegration, listInstallations } from './installation.service.ts';
 import { integrationPolicy } from './integration.policy.ts';
 import {

@@ -5,8 +5,8 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../core/errors
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength, checkPattern } from '../../core/validate.ts';
-import { databaseFileStore } from '../content/file-store.ts';
-import { organizationActor, organizationFor } from '../organizations/organization.access.ts';
+import { databaseFileStore } from '../content/index.ts';
+import { organizationActor, organizationFor } from '../organizations/index.ts';
 import { blockDomainsOf, decodeImage, INTEGRATION_CATEGORIES, NAME_PATTERN, parsePublishBody } from './integration-inputs.ts';
 import { integrationPolicy } from './integration.policy.ts';
 import { encryptSecrets } from './integration-secrets.ts';

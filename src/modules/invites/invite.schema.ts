@@ -1,9 +1,9 @@
 import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
-import { RoleEnum } from '../organizations/role.schema.ts';
+import { RoleEnum } from '../organizations/index.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { restNull } from '../../graphql/rest-fields.ts';
-import { OrganizationRef } from '../organizations/organization.schema.ts';
+import { OrganizationRef } from '../organizations/index.ts';
 import {
   createLinkInvite,
   deleteLinkInvite,

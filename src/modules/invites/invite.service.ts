@@ -6,9 +6,9 @@ import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs } from '../../core/pagination.ts';
 import { isEmail, rejectNull } from '../../core/validate.ts';
-import { organizationForMember } from '../organizations/organization.access.ts';
+import { organizationForMember } from '../organizations/index.ts';
 import { invitationPolicy, joinPolicy } from './invite.policy.ts';
-import { usersForEmails } from '../users/user.service.ts';
+import { usersForEmails } from '../users/index.ts';
 
 export const MAX_EMAILS_PER_CALL = 100;
 

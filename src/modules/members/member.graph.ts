@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
-import { OrganizationRef } from '../organizations/organization.schema.ts';
-import { organizationPage, withoutOrganization } from '../organizations/organization.relations.ts';
+import { OrganizationRef } from '../organizations/index.ts';
+import { organizationPage, withoutOrganization } from '../organizations/index.ts';
 import { memberListArgs, MemberList } from './member.schema.ts';
 import { memberListWhere, memberSortKeys, type MemberListFilter } from './member.service.ts';
 

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { constrained } from '../../graphql/constraints.ts';
-import { RoleEnum } from '../organizations/role.schema.ts';
-import { ROLES } from '../organizations/roles.ts';
+import { RoleEnum } from '../organizations/index.ts';
+import { ROLES } from '../organizations/index.ts';
 import { listArgs, listItemsQuery, listType, OrderEnum, recordQuery } from '../../graphql/list.ts';
 import { restNull } from '../../graphql/rest-fields.ts';
 import {
@@ -12,7 +12,7 @@ import {
   setMemberSso,
   updateMemberRole,
 } from './member.service.ts';
-import { UserRef } from '../users/user.schema.ts';
+import { UserRef } from '../users/index.ts';
 
 export const MemberRoleFilterEnum = builder.enumType('MemberRoleFilter', {
   description: 'A role, or guest for members without a role',

@@ -7,7 +7,8 @@ import { ConflictError, NotFoundError } from '../../core/errors.ts';
 import { instanceSecret } from '../../db/instance-secrets.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength } from '../../core/validate.ts';
-import { organizationFor, organizationForMember } from '../organizations/organization.access.ts';
+import { organizationFor, organizationForMember } from '../organizations/index.ts';
+import { ADMIN_ROLES, isAdmin, keepsAnAdmin, LAST_ADMIN } from '../organizations/index.ts';
 import { memberPolicy } from './member.policy.ts';
 
 export type MemberSort = 'joinedAt' | 'lastSeenAt';
@@ -88,12 +89,15 @@ async function memberUnderLock(tx: Prisma.TransactionClient, organizationId: str
   return member;
 }
 
-/** Keeps the invariant "an organization always has an admin"; the caller holds the organization lock. */
-async function assertAnotherAdminRemains(tx: Prisma.TransactionClient, organizationId: string, userId: string) {
-  const others = await tx.member.count({
-    where: { organizationId, role: 'admin', disabled: false, userId: { not: userId } },
+/** The organization keeps an admin after `current` becomes `role` (null: leaves): organization.policy's rule; the caller holds the lock. */
+async function assertKeepsAnAdmin(tx: Prisma.TransactionClient, current: Member, role: Role | null | 'leaves') {
+  const wasAdmin = isAdmin(current);
+  const staysAdmin = role !== 'leaves' && isAdmin({ role, disabled: current.disabled });
+  if (!wasAdmin || staysAdmin) return;
+  const otherAdmins = await tx.member.count({
+    where: { organizationId: current.organizationId, role: { in: [...ADMIN_ROLES] }, disabled: false, userId: { not: current.userId } },
   });
-  if (others === 0) throw new ConflictError('The organization must keep at least one admin');
+  if (!keepsAnAdmin({ wasAdmin, staysAdmin, otherAdmins })) throw new ConflictError(LAST_ADMIN);
 }
 
 export async function updateMemberRole(ctx: Context, organizationId: string, userId: string, role: Role | null | undefined) {
@@ -103,7 +107,7 @@ export async function updateMemberRole(ctx: Context, organizationId: string, use
   if (role === undefined) return target; // nothing to change
   return ctx.db.$transaction(async (tx) => {
     const current = await memberUnderLock(tx, organizationId, userId);
-    if (current.role === 'admin' && role !== 'admin') await assertAnotherAdminRemains(tx, organizationId, userId);
+    await assertKeepsAnAdmin(tx, current, role);
     return tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { role } });
   });
 }
@@ -114,7 +118,7 @@ export async function removeMember(ctx: Context, organizationId: string, userId:
   authorize(memberPolicy, actor, 'remove', target);
   await ctx.db.$transaction(async (tx) => {
     const current = await memberUnderLock(tx, organizationId, userId);
-    if (current.role === 'admin') await assertAnotherAdminRemains(tx, organizationId, userId);
+    await assertKeepsAnAdmin(tx, current, 'leaves');
     // Team memberships and space grants go with the membership (ON DELETE CASCADE).
     await tx.member.delete({ where: { organizationId_userId: { organizationId, userId } } });
   });

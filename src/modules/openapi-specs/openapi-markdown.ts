@@ -1,4 +1,4 @@
-import { MAX_PAGE_MARKDOWN } from '../content/content-limits.ts';
+import { MAX_PAGE_MARKDOWN } from '../content/index.ts';
 /**
  * An OpenAPI document (3.0, 3.1 or Swagger 2.0, as parsed) as the markdown of a computed page: its
  * title and description, then its operations grouped by tag (in the document's tag order, untagged

@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids.ts';
 import { parseHttpUrl } from '../../lib/safe-fetch.ts';
 import { paginate, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength, checkPattern } from '../../core/validate.ts';
-import { organizationActor } from '../organizations/organization.access.ts';
+import { organizationActor } from '../organizations/index.ts';
 import { openApiSpecPolicy, type SpecActor } from './openapi-spec.policy.ts';
 import { enqueueSpecProcessing } from './openapi-processing.ts';
 

@@ -1,6 +1,6 @@
-import type { Member, Organization } from '../../generated/prisma/client.ts';
+import type { Member, Organization, Role } from '../../generated/prisma/client.ts';
 import { definePolicy } from '../../core/authorization.ts';
-import { atLeast } from './roles.ts';
+import { atLeast, rolesAtLeast } from './roles.ts';
 
 /** What organization rules know of the caller's membership (null = not a member). */
 export type Membership = Pick<Member, 'role' | 'disabled'> | null;
@@ -17,7 +17,19 @@ export function isMember(m: Membership): m is NonNullable<Membership> {
 
 /** A member who holds a role: guests (role null) were only given some spaces. */
 export const hasRole = (m: Membership) => isMember(m) && m.role !== null;
+/** The roles that administer an organization, for queries that must agree with `isAdmin`. */
+export const ADMIN_ROLES: readonly Role[] = rolesAtLeast('admin');
 export const isAdmin = (m: Membership) => isMember(m) && atLeast(m.role, 'admin');
+
+/**
+ * An organization always keeps an admin: a member who administers it may lose that role, or leave, only
+ * while another enabled admin remains (otherwise a 409, LAST_ADMIN). `otherAdmins` is counted under the
+ * organization's lock by the caller.
+ */
+export function keepsAnAdmin(change: { wasAdmin: boolean; staysAdmin: boolean; otherAdmins: number }): boolean {
+  return !change.wasAdmin || change.staysAdmin || change.otherAdmins > 0;
+}
+export const LAST_ADMIN = 'The organization must keep at least one admin';
 export const mayCreateContent = (m: Membership) => isMember(m) && atLeast(m.role, 'create');
 
 /**

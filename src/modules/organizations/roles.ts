@@ -11,6 +11,11 @@ export function atLeast(role: Role | null | undefined, minimum: Role): boolean {
   return roleRank(role) >= roleRank(minimum);
 }
 
+/** Every role at least as strong as `minimum` (for filters that must agree with `atLeast`). */
+export function rolesAtLeast(minimum: Role): Role[] {
+  return ROLES.filter((role) => atLeast(role, minimum));
+}
+
 /** The stronger of two levels (used to combine organization, collection and space levels). */
 export function strongest(a: Role | null | undefined, b: Role | null | undefined): Role | null {
   return roleRank(a) >= roleRank(b) ? (a ?? null) : (b ?? null);

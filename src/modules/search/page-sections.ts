@@ -1,4 +1,4 @@
-import { markdownParser } from '../content/document-links.ts';
+import { markdownParser } from '../content/index.ts';
 
 /**
  * A page body split into the sections search indexes: the text before the first heading is the page's

@@ -3,6 +3,12 @@ import './site-section.schema.ts';
 import './share-link.schema.ts';
 import './published-site.schema.ts';
 import type { DomainModule } from '../domain-module.ts';
+import { removeSpacesFromSites } from './site-spaces.ts';
 import { siteRoutes } from './sites.rest.ts';
 
-export const sitesModule: DomainModule = { name: 'sites', routes: siteRoutes };
+export const sitesModule: DomainModule = {
+  name: 'sites',
+  routes: siteRoutes,
+  // A space that leaves the organization's content leaves its sites (a section left with none goes).
+  events: { 'spaces.removed': (tx, { spaceIds }) => removeSpacesFromSites(tx, spaceIds) },
+};

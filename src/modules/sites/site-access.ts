@@ -2,7 +2,7 @@ import type { Prisma, Site } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { authorize, permissionsOf } from '../../core/authorization.ts';
 import { NotFoundError } from '../../core/errors.ts';
-import { organizationActor } from '../organizations/organization.access.ts';
+import { organizationActor } from '../organizations/index.ts';
 import { SITE_PERMISSIONS, sitePolicy, type SiteAction, type SiteActor } from './site.policy.ts';
 
 /** The caller relative to an organization's sites (its membership loader also reads the organization). */

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
-import { SpaceRef } from '../spaces/space.schema.ts';
+import { SpaceRef } from '../spaces/index.ts';
 import {
   addSectionToGroup,
   createSectionGroup,

@@ -3,7 +3,7 @@ import type { Context } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { checkLength } from '../../core/validate.ts';
-import { isMember } from '../organizations/organization.policy.ts';
+import { isMember } from '../organizations/index.ts';
 import { siteActor } from './site-access.ts';
 import { sitePolicy } from './site.policy.ts';
 

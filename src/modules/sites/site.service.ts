@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkArraySize } from '../../core/validate.ts';
-import { organizationForMember } from '../organizations/organization.access.ts';
+import { organizationForMember } from '../organizations/index.ts';
 import { siteActor, siteFor } from './site-access.ts';
 import { checkBasename, checkDistinct, checkProxy, checkSiteTitle, fromApiSiteType, fromApiSiteVisibility } from './site-inputs.ts';
 import { lockSite, readNavigation } from './site-navigation.ts';

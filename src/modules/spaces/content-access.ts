@@ -3,7 +3,7 @@ import type { Context } from '../../core/context.ts';
 import { authorize, can, permissionsOf } from '../../core/authorization.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import type { CollectionNode, OrganizationAccessRecord } from '../../core/loaders.ts';
-import { COLLECTION_PERMISSIONS, collectionPolicy, type CollectionAction } from '../collections/collection.policy.ts';
+import { COLLECTION_PERMISSIONS, collectionPolicy, type CollectionAction } from './collection.policy.ts';
 import { effectiveLevel, type ContentActor } from './access-level.ts';
 import { SPACE_PERMISSIONS, spacePolicy, type SpaceAction } from './space.policy.ts';
 
@@ -52,15 +52,6 @@ export async function spaceActor(ctx: Context, space: Space): Promise<ContentAct
 export async function collectionActor(ctx: Context, collection: Collection): Promise<ContentActor> {
   const access = await ctx.loaders.organizationAccess.load(collection.organizationId);
   return contentActorFrom(ctx, access, { defaultLevel: collection.defaultLevel, parentCollectionId: collection.parentId }, []);
-}
-
-/** The viewer's effective level on a space (null: no access at all). Batched through the loaders. */
-export async function viewerSpaceLevel(ctx: Context, space: Space): Promise<Role | null> {
-  return (await spaceActor(ctx, space)).level;
-}
-
-export async function viewerCollectionLevel(ctx: Context, collection: Collection): Promise<Role | null> {
-  return (await collectionActor(ctx, collection)).level;
 }
 
 export interface SpaceAccess {
@@ -112,29 +103,6 @@ export function viewerCan(ctx: Context, space: Space, action: SpaceAction): bool
   return spaceActor(ctx, space).then((actor) => can(spacePolicy, actor, action, space));
 }
 
-/** The space action that needs exactly this level (for `spaceForViewer`). */
-const SPACE_ACTION_FOR_LEVEL: Record<Exclude<Role, 'create'>, SpaceAction> = {
-  read: 'read',
-  comment: 'comment',
-  edit: 'edit',
-  review: 'review',
-  admin: 'administer',
-};
-
-/** `spaceFor` by level: `needed` names the action needing it; `allowDeleted` makes read `view`, admin `restore`. */
-export async function spaceForViewer(
-  ctx: Context,
-  spaceId: string,
-  needed: Role,
-  options: { allowDeleted?: boolean } = {},
-): Promise<SpaceAccess> {
-  if (needed === 'create') throw new Error('No space action needs the "create" level: creating is done in a collection');
-  let action = SPACE_ACTION_FOR_LEVEL[needed];
-  if (options.allowDeleted && action === 'read') action = 'view';
-  if (options.allowDeleted && action === 'administer') action = 'restore';
-  return spaceFor(ctx, spaceId, action);
-}
-
 export interface CollectionAccess {
   collection: Collection;
   level: Role;
@@ -158,19 +126,6 @@ export function collectionPermissions(ctx: Context, collection: Collection) {
     return permissions(contentActorFrom(ctx, access, { defaultLevel: collection.defaultLevel, parentCollectionId: collection.parentId }, []));
   }
   return collectionActor(ctx, collection).then(permissions);
-}
-
-/** `collectionFor` by level: `read`, `create` and `admin` name the actions needing them. */
-export async function collectionForViewer(ctx: Context, collectionId: string, needed: Role): Promise<CollectionAccess> {
-  const action: CollectionAction = needed === 'admin' ? 'update' : needed === 'create' ? 'create' : 'read';
-  if (needed !== 'read' && needed !== 'create' && needed !== 'admin') throw new Error(`No collection action needs the "${needed}" level`);
-  return collectionFor(ctx, collectionId, action);
-}
-
-/** The level the viewer creates top-level content with: their organization role (guests: none). */
-export async function creationLevel(ctx: Context, organizationId: string): Promise<Role | null> {
-  const membership = await ctx.loaders.viewerMembership.load(organizationId);
-  return membership && !membership.disabled ? membership.role : null;
 }
 
 /** Members of the item's organization who hold a role (not guests, not disabled). */

@@ -5,3 +5,10 @@ import { PURGE_JOB, purgeJob } from './space.lifecycle.ts';
 import { spaceRoutes } from './space.rest.ts';
 
 export const spacesModule: DomainModule = { name: 'spaces', routes: spaceRoutes, jobs: { [PURGE_JOB]: purgeJob } };
+
+// The public entry of the module: what other modules use.
+export { viewerCan, spaceFor, visibleSpacesWhere, spaceActor, collectionPermissions, collectionFor, heldRoleBy } from './content-access.ts';
+export { SpaceRef, ContentPositionInput, SpaceList } from './space.schema.ts';
+export { viewerSpacePage } from './space-pages.ts';
+export { lockOrganization, positionKey, subtreeCollectionIds, type ContentPosition } from './hierarchy.ts';
+export { detachFromOrganization } from './space.service.ts';

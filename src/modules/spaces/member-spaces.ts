@@ -4,8 +4,8 @@ import { viewerOf } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { paginate, withRelations, type ItemQuery, type ListArgs } from '../../core/pagination.ts';
-import { organizationForMember } from '../organizations/organization.access.ts';
-import { memberPolicy } from '../members/member.policy.ts';
+import { organizationForMember } from '../organizations/index.ts';
+import { memberPolicy } from '../members/index.ts';
 import { effectiveLevel } from './access-level.ts';
 import { ancestorLevels, reachableSpacesWhere } from './content-access.ts';
 

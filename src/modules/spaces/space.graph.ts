@@ -1,8 +1,8 @@
 import { builder } from '../../graphql/builder.ts';
 import { listArgs } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
-import { OrganizationRef } from '../organizations/organization.schema.ts';
-import { organizationPage } from '../organizations/organization.relations.ts';
+import { OrganizationRef } from '../organizations/index.ts';
+import { organizationPage } from '../organizations/index.ts';
 import { reachableSpacesWhere } from './content-access.ts';
 import { SpaceList } from './space.schema.ts';
 import { SPACE_LIST_ORDER } from './space.service.ts';

@@ -4,7 +4,7 @@ import type { Context } from '../../core/context.ts';
 import { ConflictError, NotFoundError } from '../../core/errors.ts';
 import type { JobHandler } from '../../jobs/job-runner.ts';
 import { spaceFor } from './content-access.ts';
-import { removeSpacesFromSites } from '../sites/site-spaces.ts';
+import { publishDomainEvent } from '../../core/domain-events.ts';
 import { lockOrganization, positionKey, restoredPositionKey } from './hierarchy.ts';
 
 /** Deleted spaces (and collections) stay restorable, and stored, for this long. */
@@ -21,7 +21,7 @@ export async function deleteSpace(ctx: Context, spaceId: string): Promise<boolea
   const now = ctx.clock.now();
   await ctx.db.$transaction(async (tx) => {
     await tx.space.update({ where: { id: spaceId }, data: { deletedAt: now, updatedAt: now } });
-    await removeSpacesFromSites(tx, [spaceId]);
+    await publishDomainEvent(tx, 'spaces.removed', { spaceIds: [spaceId] });
   });
   return true;
 }

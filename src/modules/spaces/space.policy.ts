@@ -8,6 +8,9 @@ export type SpaceRecord = Pick<Space, 'id' | 'deletedAt'>;
 
 const needs = (level: Role): Rule<ContentActor, SpaceRecord> => (actor) => atLeast(actor.level, level);
 
+/** Merging into a space — a change request, an update — needs `review` on it (the change request policy asks this too). */
+export const mayMerge = (actor: Pick<ContentActor, 'level'>): boolean => atLeast(actor.level, 'review');
+
 /**
  * Who may do what with a space (README, "Access levels" and "Deletion"), by the caller's effective
  * level on it (access-level.ts): reading needs `read`; commenting `comment`; editing title, emoji and
@@ -32,7 +35,7 @@ export const spacePolicy = definePolicy<ContentActor, SpaceRecord>()({
     comment: needs('comment'),
     edit: needs('edit'),
     review: needs('review'),
-    merge: needs('review'),
+    merge: mayMerge,
     manageAccess: needs('admin'),
     administer: needs('admin'),
     delete: needs('admin'),

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { constrained } from '../../graphql/constraints.ts';
-import { RoleEnum } from '../organizations/role.schema.ts';
+import { RoleEnum } from '../organizations/index.ts';
 import { listArgs, listItemsQuery, listType, OrderEnum } from '../../graphql/list.ts';
 import { spacePermissions } from './content-access.ts';
 import { listMemberSpaces } from './member-spaces.ts';

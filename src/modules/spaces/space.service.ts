@@ -6,12 +6,11 @@ import { BadRequestError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength, rejectNull } from '../../core/validate.ts';
-import { organizationFor, organizationForMember } from '../organizations/organization.access.ts';
+import { organizationFor, organizationForMember } from '../organizations/index.ts';
 import { collectionFor, spaceFor, visibleSpacesWhere } from './content-access.ts';
 import { spacePolicy } from './space.policy.ts';
 import { lockOrganization, positionKey, type ContentPosition } from './hierarchy.ts';
-import { copySearchIndex } from '../search/search-index.ts';
-import { removeSpacesFromSites } from '../sites/site-spaces.ts';
+import { publishDomainEvent } from '../../core/domain-events.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -166,7 +165,7 @@ export async function detachFromOrganization(tx: Tx, spaceIds: string[]): Promis
   await tx.spaceUserGrant.deleteMany({ where: { spaceId: { in: spaceIds } } });
   await tx.spaceTeamGrant.deleteMany({ where: { spaceId: { in: spaceIds } } });
   await tx.customFieldValue.deleteMany({ where: { spaceId: { in: spaceIds } } });
-  await removeSpacesFromSites(tx, spaceIds);
+  await publishDomainEvent(tx, 'spaces.removed', { spaceIds });
 }
 
 /**
@@ -233,7 +232,7 @@ export async function duplicateSpace(ctx: Context, spaceId: string): Promise<Spa
         });
       }
       if (files.length) await tx.file.createMany({ data: files.map(({ revisionId: _, ...file }) => ({ ...file, revisionId })) });
-      await copySearchIndex(tx, space.id, copy.id, revisionId, space.revisionId);
+      await publishDomainEvent(tx, 'space.duplicated', { sourceSpaceId: space.id, copySpaceId: copy.id, revisionId, sourceRevisionId: space.revisionId });
     }
     const [values, userGrants, teamGrants] = await Promise.all([
       tx.customFieldValue.findMany({ where: { spaceId } }),

@@ -4,10 +4,10 @@ import type { Team } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
 import { constrained } from '../../graphql/constraints.ts';
 import type { Context } from '../../core/context.ts';
-import { RoleEnum } from '../organizations/role.schema.ts';
+import { RoleEnum } from '../organizations/index.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { restNull } from '../../graphql/rest-fields.ts';
-import { TeamRef } from '../teams/team.schema.ts';
+import { TeamRef } from '../teams/index.ts';
 import { isProviderActive } from './saml-provider.policy.ts';
 import {
   createSamlProvider,

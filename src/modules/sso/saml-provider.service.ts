@@ -6,7 +6,7 @@ import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength, rejectNull } from '../../core/validate.ts';
-import { organizationForMember } from '../organizations/organization.access.ts';
+import { organizationForMember } from '../organizations/index.ts';
 import { samlProviderPolicy } from './saml-provider.policy.ts';
 import { serviceProviderUrls } from './saml.urls.ts';
 

@@ -1,25 +1,14 @@
-import type { User } from '../../generated/prisma/client.ts';
 import type { AppServices } from '../../core/context.ts';
 import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import type { HttpRoute } from '../../http/http-route.ts';
 import { readTextWithLimit } from '../../lib/body.ts';
+import { userJson } from '../users/index.ts';
 import { completeSignIn, startSignIn } from './saml-sign-in.service.ts';
 import { serviceProviderMetadata } from './saml.ts';
 import { SSO_BASE_PATH } from './saml.urls.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-/** The user as `GET /v1/user` shows it (the users module's presenter). */
-function restUser(user: User, apiUrl: string) {
-  return {
-    object: 'user',
-    id: user.id,
-    displayName: user.displayName,
-    email: user.email,
-    ...(user.photoURL ? { photoURL: user.photoURL } : {}),
-    urls: { location: `${apiUrl}/users/${user.id}` },
-  };
-}
 
 /** The provider ID of a path, decoded; no provider ID holds a NUL (PostgreSQL text cannot even be asked about one). */
 function providerIdOf(segment: string): string {
@@ -69,7 +58,7 @@ export function samlRoutes(services: AppServices): HttpRoute[] {
     }),
     route('/acs', 'POST', async ({ request, params, state }) => {
       const result = await completeSignIn(services, providerIdOf(params.providerId), await samlResponseOf(request, state.bodyLimit));
-      const body = { user: restUser(result.user, services.config.apiUrl), organization: result.organizationId, token: result.token };
+      const body = { user: userJson(result.user, services.config.apiUrl), organization: result.organizationId, token: result.token };
       return Response.json(body, { status: 200, headers: NO_STORE });
     }),
     route('', 'GET', async ({ params }) => {

@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.ts';
 import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
-import { MemberRef } from '../members/member.schema.ts';
+import { MemberRef } from '../members/index.ts';
 import { loadTeamMembersPage } from './team.relations.ts';
 import {
   addTeamMember,

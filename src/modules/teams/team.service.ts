@@ -5,7 +5,8 @@ import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength, isEmail, rejectNull } from '../../core/validate.ts';
-import { organizationForMember, type OrganizationAccess } from '../organizations/organization.access.ts';
+import { organizationForMember, type OrganizationAccess } from '../organizations/index.ts';
+import { ADMIN_ROLES } from '../organizations/index.ts';
 import { teamPolicy } from './team.policy.ts';
 
 export const TEAM_SORT: SortKey[] = [
@@ -95,7 +96,7 @@ export function teamListWhere(organizationId: string, filter: { title?: string |
   if (filter.owner) {
     where.OR = [
       { members: { some: { userId: filter.owner, role: 'owner' } } },
-      { organization: { members: { some: { userId: filter.owner, role: 'admin', disabled: false } } } },
+      { organization: { members: { some: { userId: filter.owner, role: { in: [...ADMIN_ROLES] }, disabled: false } } } },
     ];
   }
   return where;

@@ -5,7 +5,7 @@ import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkArraySize, checkLength, rejectNull } from '../../core/validate.ts';
-import { organizationActor } from '../organizations/organization.access.ts';
+import { organizationActor } from '../organizations/index.ts';
 import { translationSettingsPolicy, type TranslationActor } from './translation-settings.policy.ts';
 
 /** GitBook's `TranslationLanguage` codes. */

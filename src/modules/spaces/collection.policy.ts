@@ -2,7 +2,7 @@ import type { Collection, Role } from '../../generated/prisma/client.ts';
 import { definePolicy, type Rule } from '../../core/authorization.ts';
 import { blockedBySso } from '../organizations/organization.policy.ts';
 import { atLeast } from '../organizations/roles.ts';
-import type { ContentActor } from '../spaces/access-level.ts';
+import type { ContentActor } from './access-level.ts';
 
 export type CollectionRecord = Pick<Collection, 'id' | 'deletedAt'>;
 
