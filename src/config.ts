@@ -91,7 +91,7 @@ const EnvSchema = z.object({
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.graphql.maxDirectives),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.graphql.maxCost),
   GRAPHQL_MAX_LIST_ITEMS: z.coerce.number().int().min(100).default(DEFAULT_LIMITS.graphql.maxListItems),
-  /** Rate limiting (see README "Limits and security"): on unless set to false. */
+  /** Rate limiting (see docs/operations.md, "Limits and security"): on unless set to false. */
   RATE_LIMIT: booleanString.default(true),
   /** Requests per window per access token (per client IP without a token). */
   RATE_LIMIT_POINTS: positiveInt.default(DEFAULT_RATE_LIMITS.requests.points),

@@ -2,7 +2,7 @@ import v8 from 'node:v8';
 
 /**
  * V8 settings for a long-running server, set before anything is compiled or allocated in bulk (the
- * first thing `server.ts` does). Measured with `npm run bench` (README, "Performance"):
+ * first thing `server.ts` does). Measured with `npm run bench` (docs/development.md, "Performance"):
  *
  * - The JavaScript heap grows by at most 30 % over what survived the last full collection
  *   (`--heap-growing-percent`), instead of V8's default of up to 4×: under load the heap then holds a

@@ -202,7 +202,8 @@ async function typoQuality() {
   const o = (await call('POST', '/v1/orgs', { title: 'Docs' })).id;
   const space = await call('POST', `/v1/orgs/${o}/spaces`, { title: 'Repository docs' });
   const root = path.resolve(import.meta.dirname, '../..');
-  const texts = ['README.md', ...readdirSync(path.join(root, 'docs')).map((f) => `docs/${f}`)].map((f) => readFileSync(path.join(root, f), 'utf8'));
+  const docs = (readdirSync(path.join(root, 'docs'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+  const texts = ['README.md', ...docs].map((f) => readFileSync(path.join(root, f), 'utf8'));
   const chunks = texts.flatMap((text) => text.split(/\n(?=## )/));
   const revisionId = newId();
   await db.revision.create({ data: { id: revisionId, spaceId: space.id, parents: [space.revision] } });

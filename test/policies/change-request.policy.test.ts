@@ -16,7 +16,7 @@ const actors = {
 };
 const records = { 'change request': { id: 'cr1', createdById: 'u-author', status: 'open' as const } };
 
-describe('change request policy (README "Change requests")', () => {
+describe('change request policy (docs/api/change-requests.md, "Change requests")', () => {
   policyTable(changeRequestPolicy, actors, records, [
     // Whoever reads the space reads its change requests; others do not know they exist.
     ['no level', 'read', 'change request', 404],

@@ -17,7 +17,7 @@ const actors = {
 };
 const records = { collection: { id: 'c1', deletedAt: null }, 'deleted collection': { id: 'c2', deletedAt: new Date('2025-01-01') } };
 
-describe('collection policy (README "Access levels": reading needs read, creating inside it create, changing it admin)', () => {
+describe('collection policy (docs/api/spaces.md, "Access levels": reading needs read, creating inside it create, changing it admin)', () => {
   policyTable(collectionPolicy, actors, records, [
     ['no level', 'read', 'collection', 404],
     ['reader', 'read', 'collection', 'allowed'],

@@ -4,7 +4,7 @@ import { customFieldPolicy, spaceFieldValuesPolicy } from '../../src/modules/cus
 import type { ContentActor } from '../../src/modules/spaces/access-level.ts';
 import { member, outsider, policyTable } from './table.ts';
 
-describe('custom field policy (README "Custom fields": admins manage fields, any member reads them — reading the organization)', () => {
+describe('custom field policy (docs/api/spaces.md, "Custom fields": admins manage fields, any member reads them — reading the organization)', () => {
   policyTable(
     customFieldPolicy,
     { admin: member('admin'), creator: member('create'), guest: member(null), outsider },

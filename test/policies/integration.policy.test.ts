@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { installationTargetPolicy, integrationPolicy } from '../../src/modules/integrations/integration.policy.ts';
 import { member, outsider, policyTable } from './table.ts';
 
-describe("integration policy (README \"Integrations\": a private one is its organization's; its admins manage it)", () => {
+describe("integration policy (docs/api/specs-and-integrations.md, \"Integrations\": a private one is its organization's; its admins manage it)", () => {
   policyTable(
     integrationPolicy,
     { admin: member('admin'), reader: member('read'), guest: member(null), outsider },

@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { invitationPolicy, joinPolicy, type JoinRecord } from '../../src/modules/invites/invite.policy.ts';
 import { member, outsider, policyTable } from './table.ts';
 
-describe('invitation policy (README "Invitations": admins invite and manage invite links)', () => {
+describe('invitation policy (docs/api/organizations.md, "Invitations": admins invite and manage invite links)', () => {
   policyTable(
     invitationPolicy,
     { admin: member('admin'), creator: member('create'), guest: member(null), outsider },
@@ -28,7 +28,7 @@ const records: Record<string, JoinRecord> = {
   'an unknown organization': { inviteId: 'l1', organization: null, invite: null, link: null },
 };
 
-describe('join policy (README "Invitations": an invitation joins its addressee; a link whoever holds it, while enabled)', () => {
+describe('join policy (docs/api/organizations.md, "Invitations": an invitation joins its addressee; a link whoever holds it, while enabled)', () => {
   policyTable(
     joinPolicy,
     {

@@ -11,7 +11,7 @@ const actors = {
 };
 const records = { 'themselves (rob)': { userId: 'rob' }, 'themselves (gus)': { userId: 'gus' }, 'another member': { userId: 'ann' } };
 
-describe('member policy (README "Rules": the directory is for members with a role; admins change roles; a member may leave)', () => {
+describe('member policy (docs/api/organizations.md, "Rules": the directory is for members with a role; admins change roles; a member may leave)', () => {
   policyTable(memberPolicy, actors, records, [
     // Members with a role see any member; guests only themselves — about anyone else, known or not, 403.
     ['reader', 'read', 'another member', 'allowed'],

@@ -18,7 +18,7 @@ const records = {
   'SSO-only org': { id: 'o2', sso: true },
 };
 
-describe('organization policy (README "Rules": any member reads it; members with a role read its directory; admin changes it)', () => {
+describe('organization policy (docs/api/organizations.md, "Rules": any member reads it; members with a role read its directory; admin changes it)', () => {
   policyTable(organizationPolicy, actors, records, [
     // Any member (guests included) reads the organization; outsiders get 404 as for an unknown ID.
     ['admin', 'read', 'org', 'allowed'],

@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { samlProviderPolicy, samlSignInPolicy } from '../../src/modules/sso/saml-provider.policy.ts';
 import { member, outsider, policyTable } from './table.ts';
 
-describe('SAML provider policy (README: providers are for admins; other members 403, outsiders 404)', () => {
+describe('SAML provider policy (docs/api/sso.md, "SAML single sign-on": providers are for admins; other members 403, outsiders 404)', () => {
   policyTable(
     samlProviderPolicy,
     { admin: member('admin'), creator: member('create'), guest: member(null), 'disabled admin': member('admin', { disabled: true }), outsider },
@@ -22,7 +22,7 @@ describe('SAML provider policy (README: providers are for admins; other members 
   );
 });
 
-describe('SAML sign-in policy (README: who a verified assertion may sign in)', () => {
+describe('SAML sign-in policy (docs/api/sso.md, "SAML single sign-on": who a verified assertion may sign in)', () => {
   policyTable(
     samlSignInPolicy,
     {

@@ -7,7 +7,7 @@ const site = (role: Parameters<typeof member>[0], extra: Parameters<typeof membe
   organizationSso,
 });
 
-describe("site policy (README \"Sites\": members read, the create role creates, admins and the site's creator manage)", () => {
+describe("site policy (docs/api/sites.md, \"Who may\": members with a role read, guests nothing, the create role creates, admins and the site's creator manage)", () => {
   policyTable(
     sitePolicy,
     {

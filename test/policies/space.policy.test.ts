@@ -25,7 +25,7 @@ const actors = {
 };
 const records = { space: { id: 's1', deletedAt: null }, 'deleted space': { id: 's2', deletedAt: new Date('2025-01-01') } };
 
-describe('space policy (README "Access levels" and "Deletion")', () => {
+describe('space policy (docs/api/spaces.md, "Access levels" and "Deletion")', () => {
   policyTable(spacePolicy, actors, records, [
     // Reading needs "read"; without it the space does not exist for the caller.
     ['no level', 'view', 'space', 404],

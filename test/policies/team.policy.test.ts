@@ -17,7 +17,7 @@ const actors = {
 };
 const records = { team: { organizationId: 'o1' } };
 
-describe("team policy (README \"Rules\": members with a role read teams; admins change them; a team's owners manage its members)", () => {
+describe("team policy (docs/api/organizations.md, \"Rules\": members with a role read teams; admins change them; a team's owners manage its members)", () => {
   policyTable(teamPolicy, actors, records, [
     ['reader', 'read', 'team', 'allowed'],
     ['guest', 'read', 'team', 403],

@@ -9,7 +9,7 @@ const tokens = {
   'admin token': { instanceAdmin: true, scopeOrganizationId: null },
 };
 
-describe('user policy (README "First user and token": only the admin token creates users)', () => {
+describe('user policy (README.md, "First user and token": only the admin token creates users)', () => {
   policyTable(userPolicy, tokens, { instance: null }, [
     ['admin token', 'createUser', 'instance', 'allowed'],
     ['personal token', 'createUser', 'instance', 403],
@@ -17,7 +17,7 @@ describe('user policy (README "First user and token": only the admin token creat
   ]);
 });
 
-describe('organization creation policy (README "SAML single sign-on": creating organizations needs a personal token)', () => {
+describe('organization creation policy (docs/api/sso.md, "SAML single sign-on": creating organizations needs a personal token)', () => {
   policyTable(organizationCreationPolicy, tokens, { instance: null }, [
     ['personal token', 'create', 'instance', 'allowed'],
     ['token from SAML sign-in', 'create', 'instance', 403],

@@ -14,7 +14,7 @@ export type ChangeRequestRecord = Pick<ChangeRequest, 'id' | 'createdById' | 'st
 const isAuthor = (actor: ChangeRequestActor, cr: ChangeRequestRecord) => cr.createdById === actor.userId;
 
 /**
- * Who may do what with a space's change requests (README, "Change requests"): whoever can read the space
+ * Who may do what with a space's change requests (docs/api/change-requests.md, "Change requests"): whoever can read the space
  * reads them; opening one and editing its subject and content needs `edit`; moving it between draft,
  * open and archived is its author's or an editor's; merging needs `review` (the space's `merge`
  * permission). Callers who cannot read the space get its 404 (checked with the space, before this).

@@ -6,7 +6,7 @@ import type { ContentActor } from '../spaces/access-level.ts';
 import { spacePolicy, type SpaceRecord } from '../spaces/space.policy.ts';
 
 /**
- * Who may do what with custom fields (README, "Custom fields"). The field definitions belong to the
+ * Who may do what with custom fields (docs/api/spaces.md, "Custom fields"). The field definitions belong to the
  * organization: any member (guests included) reads them — that is reading the organization, nothing
  * more — and admins create, change and delete them.
  */

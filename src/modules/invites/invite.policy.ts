@@ -3,7 +3,7 @@ import { definePolicy } from '../../core/authorization.ts';
 import { isAdmin, isMember, type OrganizationActor } from '../organizations/organization.policy.ts';
 
 /**
- * Who may invite people into an organization (README, "Invitations"): admins send e-mail invitations
+ * Who may invite people into an organization (docs/api/organizations.md, "Invitations"): admins send e-mail invitations
  * and manage invite links. The record is the organization invited to.
  */
 export const invitationPolicy = definePolicy<OrganizationActor, Pick<Organization, 'id'>>()({

@@ -8,7 +8,7 @@ export type MemberTarget = Pick<Member, 'userId'>;
 const isSelf = (actor: OrganizationActor, target: MemberTarget) => actor.userId === target.userId;
 
 /**
- * Who may do what with a member (README, "Rules"). The member directory (names, e-mail addresses,
+ * Who may do what with a member (docs/api/organizations.md, "Rules"). The member directory (names, e-mail addresses,
  * roles) is for members with a role; guests see their own membership only — about anyone else, known
  * or not, they get the same 403, so nothing is revealed. Admins change roles, set SSO members and
  * remove members; any member may leave. (That an organization keeps an admin is an invariant the

@@ -41,7 +41,7 @@ export function blockedBySso(organization: { sso: boolean }, m: OrganizationActo
 }
 
 /**
- * Who may do what with an organization (README, "Rules"):
+ * Who may do what with an organization (docs/api/organizations.md, "Rules"):
  * - any member (guests included) reads it and sees its billing; outsiders get 404, as for an unknown ID;
  * - members with a role read its member directory and teams, and see its collections;
  * - `admin` changes it; `create` (or above) creates content at its top level and transfers content out
@@ -89,7 +89,7 @@ export interface TokenActor {
 
 /**
  * Creating an organization (the caller becomes its admin) needs a personal token: a token from an
- * organization's SAML sign-in is worth nothing outside that organization (README, "SAML single sign-on").
+ * organization's SAML sign-in is worth nothing outside that organization (docs/api/sso.md, "SAML single sign-on").
  */
 export const organizationCreationPolicy = definePolicy<TokenActor, null>()({
   visible: () => true,

@@ -20,7 +20,7 @@ const SEARCHED_TYPES = ['document', 'computed'];
 /** Pages per batch of INSERTs: bounds one statement's arrays when a whole large space is indexed. */
 const INSERT_BATCH = 500;
 
-/** The text search configuration of every vector and query (README, "Search"). */
+/** The text search configuration of every vector and query (docs/api/search-and-import.md, "Search"). */
 export const SEARCH_CONFIG = 'simple';
 
 interface ChangedPage {

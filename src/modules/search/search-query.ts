@@ -12,7 +12,7 @@ export const MAX_QUERY_LENGTH = 512;
 
 /** Below this, a word has too few trigrams for a similarity to mean anything. */
 const MIN_TYPO_WORD = 4;
-/** pg_trgm similarity a known word needs to stand in for a misspelt last word (measured in the README). */
+/** pg_trgm similarity a known word needs to stand in for a misspelt last word (measured: docs/api/search-and-import.md, "Search"). */
 export const TYPO_SIMILARITY = 0.4;
 const TYPO_ALTERNATIVES = 3;
 

@@ -10,7 +10,7 @@ export interface SiteActor extends OrganizationActor {
 export type SiteRecord = Pick<Site, 'id' | 'createdById'>;
 
 /**
- * Who may do what with sites (README, "Sites"): members with a role list and read them (and their
+ * Who may do what with sites (docs/api/sites.md, "Sites"): members with a role list and read them (and their
  * sections, groups, site spaces, adaptive schema and published profile); guests — who see only what was
  * shared with them — get 403, as for the member directory; members with the `create` role create them;
  * a site is managed — changed, published, deleted, its sections, groups, share links and adaptive schema

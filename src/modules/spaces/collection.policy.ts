@@ -9,7 +9,7 @@ export type CollectionRecord = Pick<Collection, 'id' | 'deletedAt'>;
 const needs = (level: Role): Rule<ContentActor, CollectionRecord> => (actor) => atLeast(actor.level, level);
 
 /**
- * Who may do what with a collection (README, "Access levels"), by the caller's effective level on it:
+ * Who may do what with a collection (docs/api/spaces.md, "Access levels"), by the caller's effective level on it:
  * reading needs `read`; creating spaces and collections inside it `create`; changing it (title,
  * description, `defaultLevel`), deleting, moving and transferring it `admin`. Callers without `read`
  * get 404 as for an unknown ID, and a deleted collection is gone for everyone. Where the organization

@@ -12,7 +12,7 @@ const needs = (level: Role): Rule<ContentActor, SpaceRecord> => (actor) => atLea
 export const mayMerge = (actor: Pick<ContentActor, 'level'>): boolean => atLeast(actor.level, 'review');
 
 /**
- * Who may do what with a space (README, "Access levels" and "Deletion"), by the caller's effective
+ * Who may do what with a space (docs/api/spaces.md, "Access levels" and "Deletion"), by the caller's effective
  * level on it (access-level.ts): reading needs `read`; commenting `comment`; editing title, emoji and
  * edit mode `edit`; reviewing and merging `review`; changing who can access it (`defaultLevel`,
  * `visibility`), deleting, moving, transferring and restoring `admin`. Creating a space is an action on

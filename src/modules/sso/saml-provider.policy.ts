@@ -3,7 +3,7 @@ import { definePolicy } from '../../core/authorization.ts';
 import { isAdmin, isMember, type OrganizationActor } from '../organizations/organization.policy.ts';
 
 /**
- * Who may do what with an organization's SAML providers (README, "SAML single sign-on"). A provider
+ * Who may do what with an organization's SAML providers (docs/api/sso.md, "SAML single sign-on"). A provider
  * decides who can join the organization and with which role, so reading and configuring one is for
  * admins (other members 403, outsiders 404 — the organization's own `read`). The sign-in choices
  * (label and start URL, nothing secret) are what any member's sign-in page shows: listing them is

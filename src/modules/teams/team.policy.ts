@@ -11,7 +11,7 @@ export interface TeamActor extends OrganizationActor {
 export type TeamRecord = Pick<Team, 'organizationId'>;
 
 /**
- * Who may do what with teams (README, "Rules"). Teams and their members are part of the member
+ * Who may do what with teams (docs/api/organizations.md, "Rules"). Teams and their members are part of the member
  * directory: members with a role read them, guests do not. Admins create, rename and delete teams; a
  * team's members are managed by admins and by the team's owners.
  */

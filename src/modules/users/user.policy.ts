@@ -2,7 +2,7 @@ import { definePolicy } from '../../core/authorization.ts';
 import type { TokenActor } from '../organizations/organization.policy.ts';
 
 /**
- * Who may do what at the instance level (README, "First user and token"): only the instance
+ * Who may do what at the instance level (README.md, "First user and token"): only the instance
  * administrator token creates users. (Creating an organization, which needs a personal token, is
  * `organizationCreationPolicy`.)
  */
