@@ -5,7 +5,7 @@
 //     position String @default("")
 //
 // and `npm run db:migrate:create` (src/cli/create-migration.ts) appends, to a migration that creates or
-// retypes a marked column, the statement that gives it its collation back. test/data-model.test.ts checks
+// retypes a marked column, the statement that gives it its collation back. test/platform/data-model.test.ts checks
 // that every marked column of a migrated database has its collation.
 
 export interface CollatedColumn {

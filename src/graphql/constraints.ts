@@ -6,7 +6,7 @@ import { getNullableType, isListType, isScalarType, type GraphQLInputType } from
  * document, or a person reading /docs, needs to know before sending a value.
  *
  * The services enforce them (src/core/validate.ts: each violation is a 400 naming the field);
- * test/openapi-document.test.ts sends a value outside each declared bound on every route and expects
+ * test/platform/openapi-document.test.ts sends a value outside each declared bound on every route and expects
  * that 400, so a declaration cannot drift from what is enforced.
  */
 export interface JsonSchemaConstraints {

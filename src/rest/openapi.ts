@@ -24,7 +24,7 @@ import { pathParameters, type RestRoute, type RouteTable } from './route-table.t
  * - the statuses served: 201 for creations, empty 204s, `Prefer: return=minimal`, and the error body
  *   `{ error: { code, message } }` for every failure;
  * - bearer authentication (`bearerAuth`), our server URL.
- * test/openapi-document.test.ts validates the result, compares it with GitBook's document, and every
+ * test/platform/openapi-document.test.ts validates the result, compares it with GitBook's document, and every
  * REST response of the in-process tests is checked against it (test/support/own-openapi.ts).
  */
 export function buildOpenApiDocument(generated: any, table: RouteTable, apiUrl: string, schema: GraphQLSchema) {

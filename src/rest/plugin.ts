@@ -60,7 +60,7 @@ function restSchemaOf(schema: GraphQLSchema): GraphQLSchema {
  * The REST surface, inside Yoga's pipeline. SOFA's router — the only one — matches the route, builds the
  * operation for its root field and runs it through the same envelop execution (context, auth, error
  * masking) as /graphql. Around it this plugin does only what the documented API needs and SOFA does
- * differently, each in a named step with a test of the SOFA behaviour it corrects (test/rest-door.test.ts,
+ * differently, each in a named step with a test of the SOFA behaviour it corrects (test/platform/rest-door.test.ts,
  * src/rest/README.md):
  * - the body is read once, bounded and strictly (request-body.ts), and SOFA gets the request without
  *   body or query string: the variables come from our reading of them (variables.ts);

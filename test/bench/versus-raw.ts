@@ -134,7 +134,7 @@ try {
   console.table(rows);
   console.log(`cold start of dist/server.js on PostgreSQL (spawn → first answer): ${Math.round(coldStartMs)} ms`);
   console.log('targets: ≥ 0.30× raw req/s, p50 ≤ 12 ms, peak RSS ≤ 250 MiB, cold start ≤ 2000 ms');
-  console.log('\nStatement budget per GET route (token, access, page, count), asserted by test/sql-count.test.ts:');
+  console.log('\nStatement budget per GET route (token, access, page, count), asserted by test/platform/sql-count.test.ts:');
   console.table(Object.entries(ROUTE_BUDGETS).map(([route, budget]) => ({ route, 'max statements': budget })));
 } finally {
   server.kill('SIGTERM');

@@ -2,7 +2,7 @@
  * The statement budget of every GET route, authentication included: a get route costs the token
  * lookup, one access statement and one read (≤ 3); a list route the token, access, page and count
  * (≤ 4) — whatever the page length or the relations its REST shape needs. Asserted per route by
- * test/sql-count.test.ts (for an admin, a reader and a guest); `npm run bench` prints this table.
+ * test/platform/sql-count.test.ts (for an admin, a reader and a guest); `npm run bench` prints this table.
  */
 export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/user': 1,
@@ -69,7 +69,7 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   // The site and its sections (with site spaces and spaces), in two statements, and the grants.
   'GET /v1/orgs/{o}/sites/{st}/published': 6,
   // Search: token, access, the ranked page of results, their sections with excerpts, their ancestors
-  // (test/search.test.ts asserts it with results; here the budget space has none indexed).
+  // (test/search/search.test.ts asserts it with results; here the budget space has none indexed).
   'GET /v1/spaces/{s}/search?query=budget': 5,
   // … and the spaces the caller can read.
   'GET /v1/orgs/{o}/search?query=budget': 6,

@@ -1,0 +1,66 @@
+import { describe, expect, it, vi } from 'vitest';
+import { boundedParserCache } from '../../src/graphql/document-cache.ts';
+import { startIdleCollector } from '../../src/lib/idle-gc.ts';
+import { buildUser } from '../factories.ts';
+import { BASE, useHarness } from '../support/harness.ts';
+
+describe("Yoga's parse caches", () => {
+  it('keep documents within their byte budget, however large and many the documents', () => {
+    const { documentCache, errorCache } = boundedParserCache(4 * 1024 * 1024);
+    for (let i = 0; i < 100; i++) {
+      const text = `# ${i}\n${'#'.repeat(500_000)}\n{ user { id } }`;
+      documentCache.set(text, { kind: 'Document', definitions: [] } as never);
+      errorCache.set(text, new Error('x'));
+    }
+    expect(documentCache.calculatedSize).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(errorCache.calculatedSize).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(documentCache.size).toBeGreaterThan(0);
+    expect(documentCache.size).toBeLessThan(10);
+  });
+
+  const h = useHarness();
+  it('serve the app: a repeated document is answered from the cache, a padded one still works', async () => {
+    const user = await buildUser(h);
+    const ask = (query: string) =>
+      h.app.fetch(`${BASE}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    // Comments are not tokens: a 900 KB document of comments passes the token limit (and is not cached).
+    const padded = `${'#'.repeat(900_000)}\n{ user { id } }`;
+    expect((await (await ask(padded)).json()).data.user.id).toBe(user.userId);
+    expect((await (await ask(padded)).json()).data.user.id).toBe(user.userId);
+  });
+});
+
+describe('the idle collector', () => {
+  it('collects once the server has been idle for the delay after requests, then once more to give pages back', () => {
+    vi.useFakeTimers();
+    try {
+      const gc = vi.fn();
+      const collector = startIdleCollector({ idleMs: 5000, gc });
+      vi.advanceTimersByTime(60_000);
+      expect(gc).not.toHaveBeenCalled(); // no request, nothing to collect
+      collector.touch();
+      vi.advanceTimersByTime(4000);
+      collector.touch(); // still busy: the delay starts again
+      vi.advanceTimersByTime(4000);
+      expect(gc).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1000);
+      expect(gc).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(1000);
+      expect(gc).toHaveBeenCalledTimes(2);
+      vi.advanceTimersByTime(60_000);
+      expect(gc).toHaveBeenCalledTimes(2); // idle: nothing more until the next request
+      collector.touch();
+      collector.stop();
+      vi.advanceTimersByTime(60_000);
+      expect(gc).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does nothing without global.gc (node started without --expose-gc)', () => {
+    const collector = startIdleCollector({ idleMs: 10 });
+    expect(() => collector.touch()).not.toThrow();
+    collector.stop();
+  });
+});

@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { restRoutes } from '../../src/schema.ts';
+import { restError } from '../support/assertions.ts';
+import { buildUser } from '../factories.ts';
+import { BASE, useHarness } from '../support/harness.ts';
+
+// A copy of the API description's operation list (shared/spec/operations.tsv): METHOD, path, section.
+const documented = new Set(
+  fs
+    .readFileSync(path.join(import.meta.dirname, '..', 'fixtures', 'operations.tsv'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [method, route] = line.split('\t');
+      return `${method} ${route}`;
+    }),
+);
+
+const h = useHarness();
+
+describe('REST surface', () => {
+  it('serves only documented operations and declared additions, each with its documented method and path', () => {
+    const undocumented: string[] = [];
+    for (const [field, route] of Object.entries(restRoutes)) {
+      const key = `${route.method} ${route.path}`;
+      if (documented.has(key)) {
+        expect(route.addition, `${key} is documented, not an addition`).toBeUndefined();
+      } else if (!route.addition) {
+        undocumented.push(`${key} (${field})`);
+      }
+    }
+    expect(undocumented).toEqual([]);
+  });
+
+  it('declares exactly these additions', () => {
+    const additions = Object.values(restRoutes)
+      .filter((r) => r.addition)
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
+    expect(additions).toEqual([
+      'DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
+      'GET /orgs/{organizationId}/spaces',
+      'GET /user',
+      'GET /user/invitations',
+      'POST /admin/users',
+      'POST /integrations/{integrationName}/installations',
+      'POST /orgs',
+      'POST /orgs/{organizationId}/sites/{siteId}/publish',
+      'POST /orgs/{organizationId}/sites/{siteId}/unpublish',
+      'POST /orgs/{organizationId}/spaces',
+      'POST /spaces/{spaceId}/change-requests/{changeRequestId}/content',
+    ]);
+  });
+
+  it('has no two routes on the same method and path', () => {
+    const keys = Object.values(restRoutes).map((r) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('publishes every route, and only those, in the OpenAPI document', async () => {
+    const doc = await (await h.app.fetch(`${BASE}/v1/openapi.json`)).json();
+    const published = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
+      .sort();
+    const declared = Object.values(restRoutes)
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
+    expect(published).toEqual(declared);
+  });
+
+  it('covers the documented operations of the organizations, members and teams slice', () => {
+    const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
+    const slice = [...documented].filter(
+      (op) => /\/orgs(\/\{organizationId\})?$|\/members|\/teams|\/ping|email-domains/.test(op) && !op.endsWith('/spaces'),
+    );
+    expect(slice.length).toBe(20);
+    expect(slice.filter((op) => !served.has(op))).toEqual([]);
+  });
+
+  it('covers the documented operations of collections, spaces and custom fields', () => {
+    const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
+    const slice = [...documented].filter(
+      (op) => /^\w+ \/collections|\/collections$|^\w+ \/spaces\/\{spaceId\}(\/(duplicate|restore|move|transfer|links|custom-fields))?$|custom-fields|members\/\{userId\}\/spaces$/.test(op),
+    );
+    expect(slice.length).toBe(24);
+    expect(slice.filter((op) => !served.has(op))).toEqual([]);
+  });
+
+  it('covers the documented operations of change requests, their content and comments', () => {
+    const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
+    const slice = [...documented].filter((op) => op.includes('/change-requests') && !op.endsWith('/import'));
+    expect(slice.length).toBe(23);
+    expect(slice.filter((op) => !served.has(op))).toEqual([]);
+  });
+
+  it('covers the documented operations of sites, sections, section groups and share links', () => {
+    const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
+    const slice = [...documented].filter((op) => op.includes('/sites'));
+    expect(slice.length).toBe(24);
+    expect(slice.filter((op) => !served.has(op))).toEqual([]);
+  });
+
+  it('covers the documented operations of translations, OpenAPI specs and integrations', () => {
+    const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
+    const slice = [...documented].filter((op) => /\/translations|\/openapi|^\w+ \/integrations/.test(op));
+    expect(slice.length).toBe(15);
+    expect(slice.filter((op) => !served.has(op))).toEqual([]);
+  });
+
+  it('covers the documented operations of search and import', () => {
+    const served = new Set(Object.values(restRoutes).map((r) => `${r.method} ${r.path}`));
+    const slice = [...documented].filter((op) => /\/search$|\/content\/import$/.test(op));
+    expect(slice.length).toBe(4);
+    expect(slice.filter((op) => !served.has(op))).toEqual([]);
+  });
+
+  it('documents body fields in the body only, and takes them from the body only', async () => {
+    const doc = await (await h.app.fetch(`${BASE}/v1/openapi.json`)).json();
+    for (const [p, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const bodyFields = Object.keys(op.requestBody?.content?.['application/json']?.schema?.properties ?? {});
+        const queryParams = (op.parameters ?? []).filter((x: any) => x.in === 'query').map((x: any) => x.name);
+        expect(queryParams.filter((n: string) => bodyFields.includes(n)), `${method} ${p}`).toEqual([]);
+        // Write routes take query parameters only where the route declares them (GitBook's `compat`).
+        const route = Object.values(restRoutes).find((r) => r.method.toLowerCase() === method && r.path === p);
+        if (['post', 'put', 'patch'].includes(method)) expect(queryParams, `${method} ${p}`).toEqual(route?.query ?? []);
+      }
+    }
+    expect(doc.paths['/orgs'].post.requestBody).toMatchObject({ required: true, content: { 'application/json': { schema: { required: ['title'] } } } });
+
+    const user = await buildUser(h);
+    // Once accepted with no body at all (201): the field must come from the JSON body.
+    restError(await user.rest('POST', '/v1/orgs?title=FromQuery'), 400, 'title');
+    restError(await user.rest('POST', '/v1/orgs?title=FromQuery', { title: 'From body' }), 400, 'title');
+    expect(await h.db.member.count({ where: { userId: user.userId } })).toBe(0);
+    // Parameters that are no argument of the route are ignored, as on GET.
+    expect((await user.rest('POST', '/v1/orgs?utm_source=x', { title: 'From body' })).status).toBe(201);
+  });
+});

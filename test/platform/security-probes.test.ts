@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { encodeCursor } from '../../src/core/pagination.ts';
+import { buildMember, buildOrganization, buildSpace } from '../factories.ts';
+import { expectOk, gqlError, restError } from '../support/assertions.ts';
+import { useHarness } from '../support/harness.ts';
+
+/**
+ * The defects a hostile probe of every route found (issue "Security: one request stops the server …"),
+ * each reproduced as it was reported: a request that must be answered with a 4xx, quickly, and leave
+ * nothing behind.
+ */
+const h = useHarness();
+
+/** Runs `send` and expects it answered within `ms` milliseconds. */
+async function within<T>(ms: number, send: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await send();
+  expect(performance.now() - started).toBeLessThan(ms);
+  return result;
+}
+
+describe('one request cannot stop the server', () => {
+  it('a reaction of 100,000 characters is a 400 in well under a second, on IDs that do not exist and on real ones', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const space = await buildSpace(admin, o);
+    const cr = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Probe' }), 201);
+    const comment = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments`, { body: { markdown: 'Hi' } }));
+    const reply = expectOk(
+      await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments/${comment.id}/replies`, { body: { markdown: 'Yes' } }),
+    );
+    const huge = 'A'.repeat(100_000);
+    const paths = [
+      '/v1/spaces/x/change-requests/x/comments/x',
+      `/v1/spaces/${space.id}/change-requests/${cr.id}/comments/${comment.id}`,
+      `/v1/spaces/${space.id}/change-requests/${cr.id}/comments/${comment.id}/replies/${reply.id}`,
+    ];
+    for (const path of paths) {
+      for (const field of ['addedReactions', 'removedReactions']) {
+        const res = await within(1000, () => admin.rest('PUT', path, { [field]: [huge] }));
+        expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+        expect(res.status, res.text).toBeLessThan(500);
+      }
+    }
+    // Through GraphQL, the same bound.
+    const res = await within(1000, () =>
+      admin.gql('mutation($r: [String!]) { updateChangeRequestComment(spaceId: "x", changeRequestId: "x", commentId: "x", addedReactions: $r) { id } }', {
+        r: [huge],
+      }),
+    );
+    gqlError(res, 'BAD_REQUEST');
+    // A real emoji still works.
+    expect(expectOk(await admin.rest('PUT', paths[1], { addedReactions: ['👩‍💻'] })).reactions).toHaveLength(1);
+  });
+});
+
+describe('inputs that reached a 500', () => {
+  it('markdown linking to /files/%00 or /pages/%00 is imported, the links left unresolved', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const space = await buildSpace(admin, o);
+    const cr = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Links' }), 201);
+    const path = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
+    for (const link of ['/files/%00', '/pages/%00', '/pages/%00#x', '/files/a%00b']) {
+      const res = await admin.rest('POST', `${path}/content`, {
+        changes: [{ operation: 'insert_page', title: 'P', document: { markdown: `See [this](${link}) and ![that](${link}).` } }],
+      });
+      expect(res.status, res.text).toBe(200);
+    }
+  });
+
+  it('forged search cursors holding numbers out of range are a 400 (space and organization search)', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const space = await buildSpace(admin, o);
+    for (const score of ['1e400', '1e39', '-1', '1e-400', 'NaN', '0x10']) {
+      const page = encodeCursor([score, 'a']);
+      restError(await admin.rest('GET', `/v1/spaces/${space.id}/search?query=w&page=${page}`), 400, 'page');
+      restError(await admin.rest('GET', `/v1/orgs/${o}/search?query=w&page=${page}`), 400, 'page');
+    }
+  });
+
+  it('an adaptive schema naming an unknown $schema is a 400', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const space = await buildSpace(admin, o);
+    const site = expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites`, { title: 'Docs', spaces: [space.id] }), 201);
+    const path = `/v1/orgs/${o}/sites/${site.id}/adaptive-schema`;
+    for (const $schema of ['https://example.com/unknown#', 'x', 'http://json-schema.org/draft-04/schema#']) {
+      restError(await admin.rest('PUT', path, { jsonSchema: { $schema, type: 'object', properties: {}, additionalProperties: false } }), 400, 'jsonSchema');
+    }
+    // A $ref to somewhere unknown compiles nowhere either.
+    restError(
+      await admin.rest('PUT', path, { jsonSchema: { type: 'object', properties: { a: { $ref: 'https://example.com/x' } }, additionalProperties: false } }),
+      400,
+      'jsonSchema',
+    );
+  });
+
+  it('strings that are not well-formed Unicode are a 400 naming the field, in every kind of input', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const space = await buildSpace(admin, o);
+    const lone = '\ud800';
+    const integration = {
+      runtime: 'v2',
+      title: 'Probe',
+      description: 'Probing',
+      scopes: [],
+      organization: o,
+      previewImages: [],
+      script: 'export default {};',
+    };
+    restError(
+      await admin.rest('POST', '/v1/integrations/probe-x', { ...integration, contentSecurityPolicy: { 'script-src': lone } }),
+      400,
+      'contentSecurityPolicy.script-src',
+    );
+    restError(await admin.rest('POST', '/v1/integrations/probe-x', { ...integration, contentSecurityPolicy: { [lone]: 'x' } }), 400, 'contentSecurityPolicy');
+    restError(await admin.raw('POST', '/v1/integrations/probe-x', JSON.stringify({ ...integration, title: 'x' }).replace('"title":"x"', '"title":"\\udc00xy"')), 400, 'title');
+    restError(await admin.rest('PATCH', `/v1/spaces/${space.id}`, { title: `a${lone}b` }), 400, 'title');
+    expect(await h.db.integration.count({ where: { name: 'probe-x' } })).toBe(0);
+    gqlError(await admin.gql('mutation($t: String) { updateSpace(spaceId: "x", title: $t) { id } }', { t: lone }), 'BAD_REQUEST', 'title');
+    // In a GraphQL string literal, graphql-js itself refuses the escape.
+    const literal = await admin.gql(`mutation { updateSpace(spaceId: "x", title: "\\ud800") { id } }`);
+    gqlError(literal, 'GRAPHQL_PARSE_FAILED');
+  });
+
+  it('methods no route has answer 405 (a route with other methods) or 404, with the error body', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    for (const method of ['TRACE', 'CONNECT', 'PROPFIND', 'FOO']) {
+      const res = await admin.rest(method, '/v1/orgs');
+      expect([404, 405], res.text).toContain(res.status);
+      restError(res, res.status);
+    }
+    const res = await admin.rest('TRACE', `/v1/orgs/${o}`);
+    restError(res, 405);
+    expect(res.headers.get('allow')).toContain('GET');
+    restError(await admin.rest('PUT', `/v1/orgs/${o}/members`), 405);
+    restError(await admin.rest('TRACE', '/v1/nothing-here'), 404);
+  });
+});
+
+describe('integrations stay where they belong', () => {
+  it("a private integration installs only in its own organization: elsewhere it is 404, even to that organization's members", async () => {
+    const owner = await buildOrganization(h, 'Owner');
+    const reader = await buildMember(h, owner.organizationId, 'read');
+    const theirs = await reader.rest('POST', '/v1/orgs', { title: "Reader's own" });
+    expect(theirs.status).toBe(201);
+    const name = `private-${Date.now().toString(36)}`;
+    expectOk(
+      await owner.admin.rest('POST', `/v1/integrations/${name}`, {
+        runtime: 'v2',
+        title: 'Private one',
+        description: 'Only ours',
+        scopes: [],
+        organization: owner.organizationId,
+        previewImages: [],
+        script: 'export default {};',
+        visibility: 'private',
+      }),
+    );
+    restError(await reader.rest('POST', `/v1/integrations/${name}/installations`, { organization: theirs.body.id }), 404);
+    restError(await reader.rest('POST', `/v1/integrations/${name}/installations`, { organization: owner.organizationId }), 403);
+    expectOk(await owner.admin.rest('POST', `/v1/integrations/${name}/installations`, { organization: owner.organizationId }), 201);
+    expect(await h.db.integrationInstallation.count({ where: { integrationName: name } })).toBe(1);
+  });
+});
