@@ -17,6 +17,7 @@ import { databaseFileStore } from '../src/modules/content/file-store.ts';
 import { createUserWithToken } from '../src/modules/users/user.service.ts';
 import { newId } from '../src/lib/ids.ts';
 import { expectOk } from './support/assertions.ts';
+import { fileRows, pageRow, pageRows, writeFileRows, writePageRows } from './support/content-rows.ts';
 import { callerFor, type Caller, type Harness } from './support/harness.ts';
 
 let userCounter = 0;
@@ -119,38 +120,44 @@ export interface PageSeed {
 }
 
 /**
- * Pages written straight into a revision, until content editing exists: the rows a revision writer
- * writes, bodies through the content-addressed document store.
+ * Pages written straight into a revision (test/support/content-rows.ts): the tree a revision writer
+ * writes, bodies through the content-addressed document store. The revision's pages stay.
  */
 export async function addPages(db: Db, revisionId: string, pages: PageSeed[]) {
   const hashes = await putDocuments(db, pages.map((p) => p.markdown ?? `# ${p.title}`));
-  await db.page.createMany({
-    data: pages.map((p, i) => ({
-      revisionId,
-      id: p.id,
-      title: p.title,
-      slug: p.path.split('/').pop()!,
-      path: p.path,
-      documentHash: hashes[i],
-      ...(p.parentId ? { parentId: p.parentId } : {}),
-      ...(p.position ? { position: p.position } : {}),
-      ...(p.type ? { type: p.type } : {}),
-    })),
-  });
+  const rows = await pageRows(db, revisionId);
+  await writePageRows(db, revisionId, [
+    ...rows,
+    ...pages.map((p, i) =>
+      pageRow({
+        id: p.id,
+        title: p.title,
+        path: p.path,
+        documentHash: hashes[i],
+        ...(p.parentId ? { parentId: p.parentId } : {}),
+        ...(p.position ? { position: p.position } : {}),
+        ...(p.type ? { type: p.type } : {}),
+      }),
+    ),
+  ]);
 }
 
 /** A revision's pages with their bodies, by page ID. */
 export async function pagesOf(db: Db, revisionId: string) {
-  const pages = await db.page.findMany({ where: { revisionId }, orderBy: { id: 'asc' }, include: { document: true } });
-  return pages.map((p) => ({ id: p.id, title: p.title, path: p.path, markdown: p.document?.markdown ?? null }));
+  const pages = [...(await pageRows(db, revisionId))].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const documents = await db.document.findMany({ where: { hash: { in: pages.flatMap((p) => (p.documentHash ? [p.documentHash] : [])) } } });
+  const markdown = new Map(documents.map((d) => [d.hash, d.markdown]));
+  return pages.map((p) => ({ id: p.id, title: p.title, path: p.path, markdown: p.documentHash ? (markdown.get(p.documentHash) ?? null) : null }));
 }
 
 /** Files written straight into a revision, until content editing exists: bytes through the file store. */
 export async function addFiles(db: Db, revisionId: string, files: { id: string; name: string; contentType: string; bytes: Uint8Array<ArrayBuffer>; width?: number; height?: number }[]) {
+  const added = [];
   for (const f of files) {
     const { hash, size } = await databaseFileStore.put(db, f.bytes);
-    await db.file.create({ data: { revisionId, id: f.id, name: f.name, contentType: f.contentType, size, width: f.width, height: f.height, blobHash: hash } });
+    added.push({ id: f.id, name: f.name, contentType: f.contentType, size, width: f.width ?? null, height: f.height ?? null, blobHash: hash, createdAt: new Date() });
   }
+  await writeFileRows(db, revisionId, [...(await fileRows(db, revisionId)), ...added]);
 }
 
 /**
@@ -160,10 +167,9 @@ export async function addFiles(db: Db, revisionId: string, files: { id: string; 
  */
 export async function addRevision(db: Db, spaceId: string, from: string, drop: { pages?: string[]; files?: string[] } = {}) {
   const id = newId();
-  await db.revision.create({ data: { id, spaceId, parents: [from] } });
-  const pages = await db.page.findMany({ where: { revisionId: from, id: { notIn: drop.pages ?? [] } } });
-  if (pages.length) await db.page.createMany({ data: pages.map((p) => ({ ...p, layout: p.layout ?? undefined, computed: p.computed ?? undefined, revisionId: id })) });
-  const files = await db.file.findMany({ where: { revisionId: from, id: { notIn: drop.files ?? [] } } });
-  if (files.length) await db.file.createMany({ data: files.map((f) => ({ ...f, revisionId: id })) });
+  const source = await db.revision.findUniqueOrThrow({ where: { id: from } });
+  await db.revision.create({ data: { id, spaceId, parents: [from], pageTree: source.pageTree, fileTree: source.fileTree } });
+  if (drop.pages?.length) await writePageRows(db, id, (await pageRows(db, from)).filter((p) => !drop.pages!.includes(p.id)));
+  if (drop.files?.length) await writeFileRows(db, id, (await fileRows(db, from)).filter((f) => !drop.files!.includes(f.id)));
   return id;
 }

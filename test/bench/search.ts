@@ -20,6 +20,7 @@ import { catchUpSearchIndex } from '../../src/modules/search/search-index.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { createUserWithToken } from '../../src/modules/users/user.service.ts';
 import { createTestDatabase } from '../support/database.ts';
+import { pageRow, writePageRows, type PageRow } from '../support/content-rows.ts';
 import pg from 'pg';
 
 const PAGES = Number(process.env.BENCH_SEARCH_PAGES ?? 10_000);
@@ -94,15 +95,15 @@ async function benchOn(kind: 'PGlite' | 'PostgreSQL', serverUrl: string | null) 
     const space = await call('POST', `/v1/orgs/${organizationId}/spaces`, { title: `Space of ${count}` });
     const revisionId = newId();
     await db.revision.create({ data: { id: revisionId, spaceId: space.id, parents: [space.revision] } });
+    const rows: PageRow[] = [];
     for (let start = 0; start < count; start += 1000) {
       const batch = Array.from({ length: Math.min(1000, count - start) }, (_, k) => start + k);
       const hashes = await putDocuments(db, batch.map((i) => pageMarkdown(first + i)));
-      await db.page.createMany({
-        data: batch.map((i, k) => {
+      rows.push(
+        ...batch.map((i, k) => {
           const chapter = Math.floor(i / 50);
           const isChapter = i % 50 === 0;
-          return {
-            revisionId,
+          return pageRow({
             id: `p${first + i}`,
             parentId: isChapter ? null : `p${first + chapter * 50}`,
             position: String(isChapter ? chapter : i % 50).padStart(6, '0'),
@@ -110,10 +111,11 @@ async function benchOn(kind: 'PGlite' | 'PostgreSQL', serverUrl: string | null) 
             slug: isChapter ? `chapter-${chapter}` : `page-${i}`,
             path: isChapter ? `chapter-${chapter}` : `chapter-${chapter}/page-${i}`,
             documentHash: hashes[k],
-          };
+          });
         }),
-      });
+      );
     }
+    await writePageRows(db, revisionId, rows);
     await db.space.update({ where: { id: space.id }, data: { revisionId } });
     return space.id as string;
   };
@@ -208,9 +210,11 @@ async function typoQuality() {
   const revisionId = newId();
   await db.revision.create({ data: { id: revisionId, spaceId: space.id, parents: [space.revision] } });
   const hashes = await putDocuments(db, chunks);
-  await db.page.createMany({
-    data: chunks.map((chunk, i) => ({ revisionId, id: `doc${i}`, position: String(i).padStart(6, '0'), title: /^#+ (.*)/.exec(chunk)?.[1] ?? `Part ${i}`, slug: `part-${i}`, path: `part-${i}`, documentHash: hashes[i] })),
-  });
+  await writePageRows(
+    db,
+    revisionId,
+    chunks.map((chunk, i) => pageRow({ id: `doc${i}`, position: String(i).padStart(6, '0'), title: /^#+ (.*)/.exec(chunk)?.[1] ?? `Part ${i}`, slug: `part-${i}`, path: `part-${i}`, documentHash: hashes[i] })),
+  );
   await db.space.update({ where: { id: space.id }, data: { revisionId } });
   await catchUpSearchIndex(db, [space.id]);
 

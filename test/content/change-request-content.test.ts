@@ -3,6 +3,7 @@ import { addPages, buildMember, buildOrganization, buildSpace } from '../factori
 import { expectOk, gqlData, restError } from '../support/assertions.ts';
 import { refusalMatrix, type RefusalOp } from '../support/refusals.ts';
 import { useHarness } from '../support/harness.ts';
+import { pageCount } from '../support/content-rows.ts';
 
 const h = useHarness();
 
@@ -237,7 +238,7 @@ describe('updateChangeRequestContent: a batch of changes as one new revision', (
     expectOk(await admin.rest('POST', `${path}/content`, { changes: [{ operation: 'update_page', page: 'p007', document: { markdown: 'Body 7, edited' } }] }));
     expect([await h.db.revision.count(), await h.db.document.count(), await h.db.fileBlob.count()]).toEqual([revisions + 1, documents + 1, blobs]);
     const updated = expectOk(await admin.rest('GET', `${path}`));
-    expect(await h.db.page.count({ where: { revisionId: updated.revision } })).toBe(500);
+    expect(await pageCount(h.db, updated.revision)).toBe(500);
     expect(await markdownOf(admin, path, 'p007')).toBe('Body 7, edited');
     expect(await markdownOf(admin, path, 'p008')).toBe('Body 8');
     void space;

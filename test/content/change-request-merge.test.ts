@@ -4,6 +4,7 @@ import { expectOk, gqlData, restError } from '../support/assertions.ts';
 import { validateGitBookResponse } from '../support/gitbook-openapi.ts';
 import { refusalMatrix, type RefusalOp } from '../support/refusals.ts';
 import { useHarness, type Caller } from '../support/harness.ts';
+import { pageRows } from '../support/content-rows.ts';
 
 const h = useHarness();
 
@@ -43,7 +44,7 @@ async function spaceWithDoc() {
   const w = await setup();
   const seed = await openWith(w.admin, w.space.id, [{ operation: 'insert_page', ref: 'doc', title: 'Doc', document: { markdown: 'one\ntwo\nthree\nfour\nfive' } }]);
   await merge(w.admin, w.space.id, seed.id);
-  const pageId = (await h.db.page.findFirstOrThrow({ where: { revisionId: (await h.db.space.findUniqueOrThrow({ where: { id: w.space.id } })).revisionId!, title: 'Doc' } })).id;
+  const pageId = (await pageRows(h.db, (await h.db.space.findUniqueOrThrow({ where: { id: w.space.id } })).revisionId!)).find((p) => p.title === 'Doc')!.id;
   return { ...w, pageId };
 }
 
@@ -178,7 +179,7 @@ describe('merge: the change request becomes the space content', () => {
       { operation: 'insert_page', title: 'Setup', document: { markdown: 'setup' } },
     ]);
     await merge(admin, space.id, seed.id);
-    const rows = await h.db.page.findMany({ where: { revisionId: (await h.db.space.findUniqueOrThrow({ where: { id: space.id } })).revisionId! } });
+    const rows = await pageRows(h.db, (await h.db.space.findUniqueOrThrow({ where: { id: space.id } })).revisionId!);
     const id = (title: string) => rows.find((r) => r.title === title)!.id;
     const moving = await openWith(admin, space.id, [{ operation: 'update_page', page: id('Setup'), into: id('Guides') }]);
     const editing = await openWith(admin, space.id, [

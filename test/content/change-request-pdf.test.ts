@@ -5,6 +5,7 @@ import { addPages, buildMember, buildOrganization, buildSpace } from '../factori
 import { expectOk, gqlData, gqlError, restError } from '../support/assertions.ts';
 import { refusalMatrix, type RefusalOp } from '../support/refusals.ts';
 import { useHarness } from '../support/harness.ts';
+import { pageCount, updatePageRow } from '../support/content-rows.ts';
 
 const h = useHarness();
 
@@ -49,7 +50,7 @@ async function changeRequestWithTree() {
     { id: 'faq', title: 'FAQ', path: 'guides/faq', markdown: 'Frequently asked.' },
     { id: 'api', title: 'API', path: 'api', markdown: '## Endpoints\n\nThe API reference.' },
   ]);
-  const set = (id: string, data: object) => h.db.page.update({ where: { revisionId_id: { revisionId: revision.id, id } }, data });
+  const set = (id: string, data: object) => updatePageRow(h.db, revision.id, id, data);
   await set('guides', { position: 'a0', type: 'group', documentHash: null });
   await set('api', { position: 'a1' });
   await set('start', { parentId: 'guides', position: 'a0' });
@@ -244,7 +245,7 @@ refusalMatrix(
     ids: (w) => ({ s: w.space.id, c: w.cr.id }),
     unknown: { s: 'unknownSpace00000001' },
     unchanged: async (w) => {
-      expect(await h.db.page.count({ where: { revisionId: w.revision } })).toBe(5);
+      expect(await pageCount(h.db, w.revision)).toBe(5);
     },
   },
 );

@@ -15,6 +15,7 @@ import { buildMember, buildOrganization } from '../factories.ts';
 import { callerFor, useTwoInstances, type Caller, type HttpResult } from '../support/harness.ts';
 import { useFixtureSite } from '../support/fixture-site.ts';
 import { POSTGRES_SERVER_URL, REPO_ROOT, tempDir } from '../support/server-process.ts';
+import { pageRows } from '../support/content-rows.ts';
 
 // The website import's fixture site is on 127.0.0.1: private addresses are allowed here.
 const h = useTwoInstances(POSTGRES_SERVER_URL, { fetch: { allowPrivate: true, timeoutMs: 1000 } });
@@ -430,7 +431,7 @@ describe('change requests racing on one space', () => {
     const current = await h.db.space.findUniqueOrThrow({ where: { id: space.id } });
     expect(current.searchRevisionId).toBe(current.revisionId);
     const indexed = await h.db.$queryRaw<{ pageId: string }[]>`SELECT "pageId" FROM "SearchPage" WHERE "spaceId" = ${space.id} ORDER BY 1`;
-    const live = await h.db.page.findMany({ where: { revisionId: current.revisionId!, type: 'document' }, select: { id: true }, orderBy: { id: 'asc' } });
+    const live = (await pageRows(h.db, current.revisionId!)).filter((p) => p.type === 'document').sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(indexed.map((r) => r.pageId)).toEqual(live.map((p) => p.id));
   });
 });

@@ -12,6 +12,9 @@ import { contentHash } from '../../src/modules/content/content-hash.ts';
 import { purgeExpired } from '../../src/modules/spaces/space.lifecycle.ts';
 import { buildMember, buildOrganization } from '../factories.ts';
 import { useHarness } from '../support/harness.ts';
+import { pageCount, pageRow, writePageRows } from '../support/content-rows.ts';
+import { fileCodec, pageCodec } from '../../src/modules/content/index.ts';
+import { sequenceFromNodes, type StoredNode } from '../../src/modules/content/content-tree.ts';
 
 const h = useHarness();
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -55,21 +58,14 @@ describe('foreign keys', () => {
     { table: 'Comment', columns: ['postedById'], references: 'User', referencedColumns: ['id'], onDelete: 'SetNull' },
     { table: 'Comment', columns: ['resolvedById'], references: 'User', referencedColumns: ['id'], onDelete: 'SetNull' },
     { table: 'Comment', columns: ['targetRevisionId'], references: 'Revision', referencedColumns: ['id'], onDelete: 'NoAction' },
-    {
-      table: 'Comment',
-      columns: ['targetRevisionId', 'targetPageId'],
-      references: 'Page',
-      referencedColumns: ['revisionId', 'id'],
-      onDelete: 'NoAction',
-    },
     { table: 'CommentReaction', columns: ['userId'], references: 'User', referencedColumns: ['id'], onDelete: 'Cascade' },
     { table: 'Revision', columns: ['createdById'], references: 'User', referencedColumns: ['id'], onDelete: 'SetNull' },
     { table: 'Organization', columns: ['defaultContentSiteId'], references: 'Site', referencedColumns: ['id'], onDelete: 'SetNull' },
     { table: 'Invite', columns: ['invitedById'], references: 'User', referencedColumns: ['id'], onDelete: 'SetNull' },
     { table: 'LinkInvite', columns: ['createdById'], references: 'User', referencedColumns: ['id'], onDelete: 'SetNull' },
-    // Content-addressed bodies and bytes are shared: a page or file never deletes them.
-    { table: 'Page', columns: ['documentHash'], references: 'Document', referencedColumns: ['hash'], onDelete: 'NoAction' },
-    { table: 'File', columns: ['blobHash'], references: 'FileBlob', referencedColumns: ['hash'], onDelete: 'NoAction' },
+    // Content trees are shared by revisions: a revision never deletes their nodes.
+    { table: 'Revision', columns: ['pageTree'], references: 'ContentNode', referencedColumns: ['hash'], onDelete: 'NoAction' },
+    { table: 'Revision', columns: ['fileTree'], references: 'ContentNode', referencedColumns: ['hash'], onDelete: 'NoAction' },
     // A document's links are derived from its text: they go with it.
     { table: 'DocumentLink', columns: ['documentHash'], references: 'Document', referencedColumns: ['hash'], onDelete: 'Cascade' },
   ];
@@ -81,11 +77,10 @@ describe('foreign keys', () => {
 
   it('every column named like a reference (…Id) of a table is covered by a foreign key', async () => {
     // Not foreign keys, on purpose: IDs of things outside the database (document nodes, SAML entity and
-    // assertion IDs); the page ID checked together with its revision (see Comment in schema.prisma); an
+    // assertion IDs); the page ID of a comment (checked in its revision's content tree when posted); an
     // assertion use's provider (kept after the provider is deleted, until the assertion expires); a SAML
     // provider's default team (reads as absent once the team is deleted, see saml-provider.schema.ts);
-    // a page's parent, written with its whole tree in createMany batches that a non-deferrable key
-    // would have to order; the target of a document's link, a page or file ID that names no single row
+    // the target of a document's link, a page or file ID that names no single row
     // (IDs are the same in every revision; whether the target exists is asked of the revision read);
     // the search index's page (an ID of the space's active revision, replaced with it) and the revision
     // it reflects (a marker compared with the space's revision, never followed).
@@ -100,7 +95,6 @@ describe('foreign keys', () => {
       'SamlAssertionUse.providerId',
       'SamlProvider.entityID',
       'SamlProvider.defaultTeamId',
-      'Page.parentId',
     ]);
     const columns = await h.db.$queryRawUnsafe<{ table: string; column: string }[]>(`
       SELECT table_name::text AS "table", column_name::text AS "column" FROM information_schema.columns
@@ -132,9 +126,7 @@ describe('foreign keys', () => {
     const main = space.body.revision as string;
     const draft = newId();
     await h.db.revision.create({ data: { id: draft, spaceId: space.body.id, createdById: admin.userId, type: 'update' } });
-    for (const revisionId of [main, draft]) {
-      await h.db.page.create({ data: { revisionId, id: 'page1', title: 'Intro', slug: 'intro', path: 'intro' } });
-    }
+    for (const revisionId of [main, draft]) await writePageRows(h.db, revisionId, [pageRow({ id: 'page1', title: 'Intro', path: 'intro' })]);
     const changeRequest = await h.db.changeRequest.create({
       data: { id: newId(), spaceId: space.body.id, number: 1, createdById: admin.userId, revisionId: draft, revisionInitialId: main },
     });
@@ -154,10 +146,8 @@ describe('foreign keys', () => {
     // Not alone: the space's active revision, nor one a change request works on.
     await expect(h.db.revision.delete({ where: { id: main } })).rejects.toThrow();
     await expect(h.db.revision.delete({ where: { id: draft } })).rejects.toThrow();
-    // A comment's page must exist in its revision.
-    await expect(
-      h.db.comment.create({ data: { id: newId(), spaceId: space.body.id, markdown: 'x', targetRevisionId: main, targetPageId: 'nope' } }),
-    ).rejects.toThrow();
+    // A comment's page is checked when it is posted (pages live in content trees, which no foreign key
+    // reaches): test/content/comments.test.ts.
 
     expect((await admin.rest('DELETE', `/v1/spaces/${space.body.id}`)).status).toBe(204);
     h.clock.advance(8 * DAY);
@@ -165,7 +155,8 @@ describe('foreign keys', () => {
     expect(await h.db.revision.count({ where: { spaceId: space.body.id } })).toBe(0);
     expect(await h.db.changeRequest.count({ where: { id: changeRequest.id } })).toBe(0);
     expect(await h.db.comment.count({ where: { id: comment.id } })).toBe(0);
-    expect(await h.db.page.count({ where: { revisionId: { in: [main, draft] } } })).toBe(0);
+    expect(await pageCount(h.db, main)).toBe(0);
+    expect(await pageCount(h.db, draft)).toBe(0);
   });
 });
 
@@ -195,13 +186,11 @@ describe('enums', () => {
     const { admin, organizationId } = await buildOrganization(h, 'Typed');
     const space = await admin.rest('POST', `/v1/orgs/${organizationId}/spaces`, {});
     const revisionId = space.body.revision as string;
-    await h.db.page.create({ data: { revisionId, id: 'p', title: 'P', slug: 'p', path: 'p' } });
     const site = await h.db.site.create({ data: { id: newId(), organizationId, title: 'Docs' } });
     const updates: [string, string, string][] = [
       ['Organization', 'type', organizationId],
       ['Organization', 'plan', organizationId],
       ['Site', 'type', site.id],
-      ['Page', 'type', 'p'],
       ['Revision', 'type', revisionId],
     ];
     for (const [table, column, id] of updates) {
@@ -222,7 +211,7 @@ describe('collation of order keys', () => {
   it('every column marked `Collation "C"` in schema.prisma has it, and every `position` column is marked', async () => {
     const marked = collatedColumns(await readFile(path.join(ROOT, 'prisma', 'schema.prisma'), 'utf8'));
     expect(marked.map((c) => `${c.table}.${c.column}`).sort()).toEqual(
-      ['Collection.position', 'Page.position', 'SiteSection.position', 'SiteSectionGroup.position', 'Space.position'],
+      ['Collection.position', 'SiteSection.position', 'SiteSectionGroup.position', 'Space.position'],
     );
     const rows = await h.db.$queryRawUnsafe<{ table: string; column: string; collation: string | null }[]>(`
       SELECT table_name::text AS "table", column_name::text AS "column", collation_name::text AS "collation"
@@ -340,7 +329,9 @@ describe(`migration ${MIGRATION}`, () => {
         INSERT INTO "LinkInvite" ("id", "organizationId", "createdById") VALUES ('l1', 'o1', 'ghost'), ('l2', 'o1', 'u1');
       `);
 
-      const applied = await applyMigrations(session);
+      // Up to this migration: later ones reshape what it is checked on (pages became content trees).
+      await cp(path.join(MIGRATIONS, MIGRATION), path.join(before, MIGRATION), { recursive: true });
+      const applied = await applyMigrations(session, before);
       expect(applied).toContain(MIGRATION);
 
       const rows = async (sql: string) => (await session.query(sql)).rows;
@@ -416,7 +407,8 @@ describe(`migration ${CONTENT_MIGRATION}`, () => {
           ('r2', 'f1', 'a.bin', 'application/octet-stream', 3, '\\x010203'),
           ('r2', 'f2', 'empty.txt', 'text/plain', 0, NULL);
       `);
-      expect(await applyMigrations(session)).toContain(CONTENT_MIGRATION);
+      await cp(path.join(MIGRATIONS, CONTENT_MIGRATION), path.join(before, CONTENT_MIGRATION), { recursive: true });
+      expect(await applyMigrations(session, before)).toContain(CONTENT_MIGRATION);
 
       const rows = async (sql: string) => (await session.query(sql)).rows;
       const hello = contentHash('# Héllo 👋');
@@ -441,6 +433,102 @@ describe(`migration ${CONTENT_MIGRATION}`, () => {
         { hash: contentHash(new Uint8Array()), size: 0 },
         { hash: bytes, size: 3 },
       ]);
+    } finally {
+      await close();
+      await rm(before, { recursive: true, force: true });
+    }
+  });
+});
+
+// ---- The migration making pages and files content trees ----
+
+const TREES_MIGRATION = '20261126203303_content_trees';
+
+describe(`migration ${TREES_MIGRATION}`, () => {
+  it("carries every revision's pages and files into trees the application reads, sharing equal ones", async () => {
+    const before = await mkdtemp(path.join(tmpdir(), 'migrations-'));
+    const { session, close } = await bareDatabase();
+    try {
+      for (const entry of await readdir(MIGRATIONS, { withFileTypes: true })) {
+        if (!entry.isDirectory() || entry.name < TREES_MIGRATION) await cp(path.join(MIGRATIONS, entry.name), path.join(before, entry.name), { recursive: true });
+      }
+      await applyMigrations(session, before);
+      const created = '2026-01-02 03:04:05.678';
+      const flat = Array.from({ length: 70 }, (_, i) => `('r2', 'f${String(i).padStart(2, '0')}', NULL, '${String(i).padStart(6, '0')}', 'document', 'Page ${i}', 'page-${i}', 'page-${i}', NULL, false, NULL, '${created}', '${created}')`);
+      await session.exec(`
+        INSERT INTO "Organization" ("id", "title", "updatedAt") VALUES ('o1', 'Org', now());
+        INSERT INTO "Space" ("id", "organizationId", "position", "updatedAt") VALUES ('s1', 'o1', 'a0', now());
+        INSERT INTO "Revision" ("id", "spaceId") VALUES ('r1', 's1'), ('r2', 's1'), ('r3', 's1'), ('r4', 's1');
+        INSERT INTO "Document" ("hash", "markdown") VALUES ('${contentHash('# P1')}', '# P1');
+        INSERT INTO "Page" ("revisionId", "id", "parentId", "position", "type", "title", "slug", "path", "emoji", "hidden", "layout", "createdAt", "updatedAt", "documentHash") VALUES
+          ('r1', 'g', NULL, 'a0', 'group', 'Guides', 'guides', 'guides', NULL, false, NULL, '${created}', '${created}', NULL),
+          ('r1', 'p1', 'g', 'a1', 'document', 'P1', 'p1', 'guides/p1', '📘', false, '{"cover": false, "width": "wide"}', '${created}', '${created}', '${contentHash('# P1')}'),
+          ('r1', 'p2', 'g', 'a0', 'document', 'P2', 'p2', 'guides/p2', NULL, true, NULL, '${created}', '${created}', NULL),
+          ('r1', 'q', 'p2', 'a0', 'document', 'Q', 'q', 'guides/p2/q', NULL, false, NULL, '${created}', '${created}', NULL),
+          ('r1', 'b', NULL, 'a1', 'document', 'B', 'b', 'b', NULL, false, NULL, '${created}', '${created}', NULL),
+          ('r1', 'a', NULL, 'a1', 'document', 'A', 'a', 'a', NULL, false, NULL, '${created}', '${created}', NULL),
+          ('r1', 'orphan', 'ghost', '', 'document', 'Orphan', 'orphan', 'ghost/orphan', NULL, false, NULL, '${created}', '${created}', NULL);
+        INSERT INTO "Page" ("revisionId", "id", "parentId", "position", "type", "title", "slug", "path", "description", "hidden", "layout", "createdAt", "updatedAt") VALUES
+          ${flat.join(',\n          ')};
+        INSERT INTO "Page" ("revisionId", "id", "parentId", "position", "type", "title", "slug", "path", "emoji", "hidden", "layout", "createdAt", "updatedAt", "documentHash")
+          SELECT 'r4', "id", "parentId", "position", "type", "title", "slug", "path", "emoji", "hidden", "layout", "createdAt", "updatedAt", "documentHash" FROM "Page" WHERE "revisionId" = 'r1';
+        INSERT INTO "FileBlob" ("hash", "bytes", "size") VALUES ('${contentHash(new Uint8Array([1]))}', '\\x01', 1);
+        INSERT INTO "File" ("revisionId", "id", "name", "contentType", "size", "width", "height", "blobHash", "createdAt") VALUES
+          ('r1', 'f1', 'b.png', 'image/png', 1, 2, 3, '${contentHash(new Uint8Array([1]))}', '${created}'),
+          ('r1', 'f2', 'a.txt', 'text/plain', 1, NULL, NULL, '${contentHash(new Uint8Array([1]))}', '${created}'),
+          ('r1', 'f3', 'B.md', 'text/markdown', 1, NULL, NULL, '${contentHash(new Uint8Array([1]))}', '${created}');
+      `);
+      await cp(path.join(MIGRATIONS, TREES_MIGRATION), path.join(before, TREES_MIGRATION), { recursive: true });
+      expect(await applyMigrations(session, before)).toContain(TREES_MIGRATION);
+
+      const rows = async (sql: string) => (await session.query(sql)).rows;
+      const revisions = await rows(`SELECT "id", "pageTree", "fileTree" FROM "Revision" ORDER BY "id"`);
+      const nodes = new Map<string, StoredNode>((await rows(`SELECT "hash", "level", "items" FROM "ContentNode"`)).map((n) => [n.hash, n]));
+      const tree = (id: string) => revisions.find((r) => r.id === id)!;
+      // Equal trees are one tree; a revision without pages or files has none.
+      expect(tree('r4').pageTree).toBe(tree('r1').pageTree);
+      expect(tree('r3')).toMatchObject({ pageTree: null, fileTree: null });
+      expect(tree('r2').fileTree).toBeNull();
+
+      const pages = sequenceFromNodes(tree('r1').pageTree, nodes, pageCodec).entries();
+      // Depth first; siblings by order key then ID; the orphan at the top level, where its key puts it.
+      expect(pages.map((p) => [p.id, p.parentId, p.prev, p.descendants])).toEqual([
+        ['orphan', null, null, 0],
+        ['g', null, 'orphan', 3],
+        ['p2', 'g', null, 1],
+        ['q', 'p2', null, 0],
+        ['p1', 'g', 'p2', 0],
+        ['a', null, 'g', 0],
+        ['b', null, 'a', 0],
+      ]);
+      const p1 = pages.find((p) => p.id === 'p1')!;
+      expect(p1).toMatchObject({ type: 'document', title: 'P1', slug: 'p1', path: 'guides/p1', emoji: '📘', hidden: false, description: null, documentHash: contentHash('# P1') });
+      expect(p1.layout).toEqual({ cover: false, width: 'wide' });
+      expect(p1.createdAt.toISOString()).toBe('2026-01-02T03:04:05.678Z');
+      expect(pages.find((p) => p.id === 'p2')).toMatchObject({ hidden: true, layout: null, emoji: null, documentHash: null });
+      expect(pages.find((p) => p.id === 'g')).toMatchObject({ type: 'group' });
+
+      const files = sequenceFromNodes(tree('r1').fileTree, nodes, fileCodec).entries();
+      expect(files.map((f) => f.name)).toEqual(['B.md', 'a.txt', 'b.png']);
+      expect(files[2]).toMatchObject({ id: 'f1', contentType: 'image/png', size: 1, width: 2, height: 3, blobHash: contentHash(new Uint8Array([1])) });
+
+      // 70 pages: leaves of 32 under one node; the SQL readers find any page without reading the others.
+      const flatPages = sequenceFromNodes(tree('r2').pageTree, nodes, pageCodec);
+      expect(flatPages.entries().map((p) => p.id)).toEqual(Array.from({ length: 70 }, (_, i) => `f${String(i).padStart(2, '0')}`));
+      expect(flatPages.leaves.map((leaf) => leaf.entries.length)).toEqual([32, 32, 6]);
+      expect(flatPages.inner.map((level) => level.length)).toEqual([1]);
+      expect(await rows(`SELECT "start"::int, "count" FROM content_leaves('${tree('r2').pageTree}') ORDER BY "start"`)).toEqual([
+        { start: 0, count: 32 },
+        { start: 32, count: 32 },
+        { start: 64, count: 6 },
+      ]);
+      expect(await rows(`SELECT "position"::int, "item" ->> 'title' AS "title" FROM content_find('${tree('r2').pageTree}', ARRAY['f66', 'f03'])  ORDER BY 1`)).toEqual([
+        { position: 3, title: 'Page 3' },
+        { position: 66, title: 'Page 66' },
+      ]);
+      expect(await rows(`SELECT count(*)::int AS "n" FROM content_items('${tree('r2').pageTree}')`)).toEqual([{ n: 70 }]);
+      // The tables are gone.
+      expect(await rows(`SELECT table_name FROM information_schema.tables WHERE table_name IN ('Page', 'File')`)).toEqual([]);
     } finally {
       await close();
       await rm(before, { recursive: true, force: true });

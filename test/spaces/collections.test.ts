@@ -3,6 +3,7 @@ import { expectOk, gqlData, gqlError, masked, restError } from '../support/asser
 import { addMember, addPages, buildCollection, buildMember, buildOrganization, buildSpace } from '../factories.ts';
 import { refusalMatrix, type RefusalOp } from '../support/refusals.ts';
 import { anonymous, useHarness, type Caller, type HttpResult } from '../support/harness.ts';
+import { pageCount } from '../support/content-rows.ts';
 
 const h = useHarness();
 
@@ -510,7 +511,7 @@ describe('POST /collections/{id}/transfer (transferCollection)', () => {
     expect((await admin.rest('GET', `/v1/spaces/${deep.id}`)).body).toMatchObject({ organization: target, parent: nested.id });
     expect(ids(expectOk(await admin.rest('GET', `${collectionPath(collection.id)}/spaces`), 200, 'listSpacesInCollectionById'))).toEqual([space.id]);
     // Content came along.
-    expect(await h.db.page.count({ where: { revisionId: space.revision } })).toBe(1);
+    expect(await pageCount(h.db, space.revision)).toBe(1);
     expect((await admin.rest('GET', `/v1/spaces/${space.id}`)).body.revision).toBe(space.revision);
   });
 

@@ -4,6 +4,7 @@ import { GitBookAPI, MemberRole, SpaceEditMode } from '@gitbook/api';
 import { describe, expect, it } from 'vitest';
 import { expectApiError, useClientServer } from '../support/client-server.ts';
 import { addPages, pagesOf } from '../factories.ts';
+import { pageCount } from '../support/content-rows.ts';
 
 const s = useClientServer();
 const newUser = (displayName: string) => s.newUser(displayName);
@@ -107,7 +108,7 @@ describe('official GitBookAPI client: collections and spaces', () => {
     expect(restored.status).toBe(200);
     expect(restored.data).toMatchObject({ id: space.id, parent: collection.id, title: 'Handbook v2', revision: space.revision });
     expect(restored.data.deletedAt).toBeUndefined();
-    expect(await s.store.database.prisma.page.count({ where: { revisionId: space.revision } })).toBe(1);
+    expect(await pageCount(s.store.database.prisma, space.revision)).toBe(1);
     expect((await api.collections.listSpacesInCollectionById(collection.id)).data.count).toBe(3);
 
     // Past the 7-day window, restoring is refused.

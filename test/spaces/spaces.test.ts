@@ -6,6 +6,7 @@ import { putDocuments } from '../../src/modules/content/document-store.ts';
 import { addMember, addPages as addRevisionPages, buildCollection, buildMember, buildOrganization, buildSpace, pagesOf as revisionPages, type PageSeed } from '../factories.ts';
 import { refusalMatrix, type RefusalOp } from '../support/refusals.ts';
 import { anonymous, useHarness, type Caller, type HttpResult } from '../support/harness.ts';
+import { pageCount, updatePageRow } from '../support/content-rows.ts';
 
 const h = useHarness();
 
@@ -170,7 +171,7 @@ describe('POST /orgs/{o}/spaces (createSpace)', () => {
     expect(res.headers.get('location')).toBe(body.urls.location);
     const revision = await h.db.revision.findUnique({ where: { id: body.revision } });
     expect(revision?.spaceId).toBe(body.id);
-    expect(await h.db.page.count({ where: { revisionId: body.revision } })).toBe(0);
+    expect(await pageCount(h.db, body.revision)).toBe(0);
     // Everything is optional: a top-level, live space with a title.
     const bare = await createSpace(admin, o);
     expect(bare).toMatchObject({ editMode: 'live', visibility: 'private', defaultLevel: 'read', organization: o });
@@ -513,7 +514,7 @@ describe('DELETE /spaces/{id} and POST /spaces/{id}/restore', () => {
     for (const id of [standalone.id, space.id]) expect(await h.db.space.findUnique({ where: { id } })).toBeNull();
     expect(await h.db.collection.findUnique({ where: { id: collection.id } })).toBeNull();
     expect(await h.db.revision.findUnique({ where: { id: standalone.revision } })).toBeNull();
-    expect(await h.db.page.count({ where: { revisionId: standalone.revision } })).toBe(0);
+    expect(await pageCount(h.db, standalone.revision)).toBe(0);
     restError(await admin.rest('GET', spacePath(standalone.id)), 404);
     restError(await admin.rest('POST', `${spacePath(standalone.id)}/restore`), 404);
     // Deleted 6 days ago: still stored and restorable; live spaces untouched.
@@ -549,7 +550,7 @@ describe('POST /spaces/{id}/duplicate (duplicateSpace)', () => {
     expect(ids(await collectionSpaces(admin, collection.id))).toEqual([space.id, copy.id, second.id, third.id]);
     // The copy is independent of the original.
     const [changed] = await putDocuments(h.db, ['Changed']);
-    await h.db.page.update({ where: { revisionId_id: { revisionId: copy.revision, id: 'intro' } }, data: { documentHash: changed } });
+    await updatePageRow(h.db, copy.revision, 'intro', { documentHash: changed });
     expect((await pagesOf(space.revision)).find((p) => p.id === 'intro')!.markdown).toBe('Hello');
     // Duplicating the middle one places the copy right after it too.
     const secondCopy = expectOk(await admin.rest('POST', `${spacePath(second.id)}/duplicate`), 201, 'duplicateSpace');

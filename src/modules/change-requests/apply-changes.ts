@@ -1,9 +1,9 @@
-import type { File, Page, Prisma } from '../../generated/prisma/client.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { contentHash } from '../content/index.ts';
 import { detectImage } from '../content/index.ts';
 import { resolveLinks } from '../content/index.ts';
-import { RevisionDraft, slugify, type DraftPage } from '../content/index.ts';
+import { RevisionDraft, slugify, type DraftPage, type FileEntry, type RevisionContent } from '../content/index.ts';
 import { changeError, MAX_FILE_BYTES, type ComputedSource, type ContentChange, type InsertFilesChange, type InsertPageChange, type UpdatePageChange } from './content-changes.ts';
 
 /**
@@ -14,14 +14,14 @@ export type AffectedPage = { object: 'created_page'; id: string; ref?: string } 
 
 export interface AppliedChanges {
   affected: AffectedPage[];
-  insertedFiles: Omit<File, 'revisionId'>[];
+  insertedFiles: FileEntry[];
   blobs: Uint8Array<ArrayBuffer>[];
 }
 
 export interface ApplyContext {
   now: Date;
-  /** The page rows of another revision of the space (for `revert_page`), or null when it is not one. */
-  revisionPages: (revisionId: string) => Promise<Page[] | null>;
+  /** Another revision of the space (for `revert_page`), or null when it is not one. */
+  revisionPages: (revisionId: string) => Promise<RevisionContent | null>;
   /** The revision `revert_page` reverts to when none is named: the change request's base. */
   baseRevisionId: string;
   /** Whether the space's organization has an OpenAPI spec of this slug (a computed page's source). */
@@ -66,7 +66,7 @@ export async function applyChanges(draft: RevisionDraft, changes: readonly Conte
   const touch = (id: string, object: 'created_page' | 'updated_page', ref?: string) => {
     if (!affected.has(id)) affected.set(id, object === 'created_page' ? { object, id, ...(ref ? { ref } : {}) } : { object, id });
   };
-  const otherRevisions = new Map<string, Page[] | null>();
+  const otherRevisions = new Map<string, RevisionContent | null>();
 
   for (const [index, change] of changes.entries()) {
     switch (change.operation) {
@@ -219,8 +219,8 @@ function updatePage(
 }
 
 /** Puts a page back as it is in `rows` (another revision): 'removed' when it was not there, null when in neither. */
-function revertPage(draft: RevisionDraft, pageId: string, rows: readonly Page[], now: Date): 'removed' | 'restored' | null {
-  const then = rows.find((row) => row.id === pageId);
+function revertPage(draft: RevisionDraft, pageId: string, other: RevisionContent, now: Date): 'removed' | 'restored' | null {
+  const then = other.page(pageId);
   const current = draft.pages.get(pageId);
   if (!then && !current) return null;
   if (!then) {
@@ -228,8 +228,7 @@ function revertPage(draft: RevisionDraft, pageId: string, rows: readonly Page[],
     return 'removed';
   }
   const parentId = then.parentId !== null && draft.pages.has(then.parentId) && !draft.isWithin(then.parentId, pageId) ? then.parentId : null;
-  const siblingsThen = rows.filter((row) => row.parentId === then.parentId).sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
-  const at = siblingsThen.findIndex((row) => row.id === pageId);
+  const at = other.children(then.parentId).indexOf(pageId);
   const restored: DraftPage = {
     id: then.id,
     type: then.type,

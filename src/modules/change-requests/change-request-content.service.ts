@@ -5,7 +5,7 @@ import { ConflictError } from '../../core/errors.ts';
 import type { ItemQuery } from '../../core/pagination.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { draftOf, writeRevision } from '../content/index.ts';
+import { draftOf, rememberContent, revisionContent, writeRevision } from '../content/index.ts';
 import { applyChanges } from './apply-changes.ts';
 import { changeRequestPolicy } from './change-request.policy.ts';
 import { findChangeRequest, spaceForChangeRequests } from './change-request.service.ts';
@@ -47,21 +47,21 @@ export async function updateChangeRequestContent(ctx: Context, spaceId: string, 
   authorize(changeRequestPolicy, actor, 'update', cr);
   assertEditable(cr);
 
-  const draft = await draftOf(ctx.db, cr.revisionId);
+  const draft = await draftOf(ctx.db, cr.revisionId, ctx.db);
   const now = ctx.clock.now();
   const applied = await applyChanges(draft, changes, {
     now,
     baseRevisionId: cr.revisionMergedAncestorId ?? cr.revisionInitialId,
     specExists: async (slug) => (await ctx.db.openAPISpec.count({ where: { organizationId: space.organizationId, slug } })) > 0,
     revisionPages: async (revisionId) => {
-      const revision = await ctx.db.revision.findFirst({ where: { id: revisionId, spaceId: space.id }, select: { id: true } });
-      return revision ? ctx.db.page.findMany({ where: { revisionId } }) : null;
+      const content = await revisionContent(ctx.db, ctx.db, revisionId);
+      return content?.revision.spaceId === space.id ? content : null;
     },
   });
 
   const revisionId = newId();
-  await ctx.db.$transaction(async (tx) => {
-    await writeRevision(tx, {
+  const written = await ctx.db.$transaction(async (tx) => {
+    const content = await writeRevision(tx, {
       id: revisionId,
       spaceId: space.id,
       parents: [cr.revisionId],
@@ -73,7 +73,9 @@ export async function updateChangeRequestContent(ctx: Context, spaceId: string, 
     });
     await advanceChangeRequest(tx, cr, cr.revisionId, { revisionId, updatedAt: now });
     await addContributor(tx, cr.id, viewerOf(ctx).user.id);
+    return content;
   }, TRANSACTION_OPTIONS);
+  rememberContent(ctx.db, written);
 
   const location = (pageId: string) => `${ctx.config.apiUrl}/spaces/${space.id}/change-requests/${cr.id}/content/page/${pageId}`;
   return {

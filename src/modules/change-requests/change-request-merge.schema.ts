@@ -70,6 +70,6 @@ builder.objectField(RevisionRef, 'mergedFrom', (t) =>
     type: ChangeRequestRef,
     nullable: true,
     description: 'For a merge revision: the change request it merged',
-    resolve: (r) => (r.revision.type === 'merge' ? (r.revision.changeRequestsMergedInto[0] ?? null) : null),
+    resolve: (r) => r.mergedFrom,
   }),
 );

@@ -4,43 +4,46 @@ import { authorize } from '../../core/authorization.ts';
 import { ConflictError } from '../../core/errors.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { RevisionDraft } from '../content/index.ts';
+import { RevisionDraft, rememberContent, revisionContents, type RevisionContent } from '../content/index.ts';
 import { lockSpaceAt, writeRevision } from '../content/index.ts';
 import { updateSearchIndex } from '../search/index.ts';
-import { hasConflictMarkers, hashesToMerge, mergeRevisions, type MergeConflict, type RevisionSide } from '../content/index.ts';
+import { hasConflictMarkers, hashesToMerge, mergeRevisions, type MergeConflict } from '../content/index.ts';
 import { changeRequestPolicy } from './change-request.policy.ts';
 import { findChangeRequest, spaceForChangeRequests } from './change-request.service.ts';
 import { addContributor, advanceChangeRequest, assertEditable } from './change-request-content.service.ts';
 
-type Db = Prisma.TransactionClient;
 
 /** The revision the change request last took main from: where both sides started. */
 const baseOf = (cr: Pick<ChangeRequest, 'revisionMergedAncestorId' | 'revisionInitialId'>) => cr.revisionMergedAncestorId ?? cr.revisionInitialId;
 
-/** Pages and files of several revisions in two statements. */
-async function sidesOf(db: Db, revisionIds: string[]): Promise<Map<string, RevisionSide>> {
-  const [pages, files] = await Promise.all([
-    db.page.findMany({ where: { revisionId: { in: revisionIds } } }),
-    db.file.findMany({ where: { revisionId: { in: revisionIds } } }),
-  ]);
-  return new Map(revisionIds.map((id) => [id, { pages: pages.filter((p) => p.revisionId === id), files: files.filter((f) => f.revisionId === id) }]));
+/** Revisions read whole (from the cache when held: a revision never changes). */
+async function contentsOf(ctx: Context, revisionIds: string[]): Promise<Map<string, RevisionContent>> {
+  const contents = await revisionContents(ctx.db, ctx.db, revisionIds);
+  for (const id of revisionIds) if (!contents.has(id)) throw new Error(`Revision "${id}" is missing`);
+  return contents;
 }
 
 /** Merges main into the change request's content, in memory: the merged draft and its conflicts. */
-async function mergeMain(db: Db, cr: ChangeRequest, mainRevisionId: string, now: Date) {
-  const sides = await sidesOf(db, [...new Set([baseOf(cr), cr.revisionId, mainRevisionId])]);
+async function mergeMain(ctx: Context, cr: ChangeRequest, mainRevisionId: string, now: Date) {
+  const sides = await contentsOf(ctx, [baseOf(cr), cr.revisionId, mainRevisionId]);
   const [base, ours, theirs] = [sides.get(baseOf(cr))!, sides.get(cr.revisionId)!, sides.get(mainRevisionId)!];
   const hashes = hashesToMerge(base, ours, theirs);
-  const documents = hashes.length ? await db.document.findMany({ where: { hash: { in: hashes } } }) : [];
+  const documents = hashes.length ? await ctx.db.document.findMany({ where: { hash: { in: hashes } } }) : [];
   return mergeRevisions(base, ours, theirs, new Map(documents.map((d) => [d.hash, d.markdown])), now);
 }
 
 /** Pages of a revision whose bodies still hold conflict markers (of those a merge reported). */
-async function unresolved(db: Db, revisionId: string, conflicts: MergeConflict[]): Promise<string[]> {
+async function unresolved(ctx: Context, revisionId: string, conflicts: MergeConflict[]): Promise<string[]> {
   const pages = conflicts.filter((c) => c.type === 'content').map((c) => c.page);
   if (!pages.length) return [];
-  const rows = await db.page.findMany({ where: { revisionId, id: { in: pages } }, select: { id: true, document: { select: { markdown: true } } } });
-  return rows.filter((row) => row.document && hasConflictMarkers(row.document.markdown)).map((row) => row.id);
+  const content = (await contentsOf(ctx, [revisionId])).get(revisionId)!;
+  const hashes = new Map(pages.flatMap((id) => {
+    const hash = content.page(id)?.documentHash;
+    return hash ? [[id, hash] as const] : [];
+  }));
+  const documents = await ctx.db.document.findMany({ where: { hash: { in: [...new Set(hashes.values())] } }, select: { hash: true, markdown: true } });
+  const marked = new Set(documents.filter((d) => hasConflictMarkers(d.markdown)).map((d) => d.hash));
+  return [...hashes].filter(([, hash]) => marked.has(hash)).map(([id]) => id);
 }
 
 const conflictsOf = (cr: ChangeRequest) => (Array.isArray(cr.conflicts) ? (cr.conflicts as unknown as MergeConflict[]) : []);
@@ -58,14 +61,14 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
   assertEditable(cr);
   const main = space.revisionId!;
   if (baseOf(cr) === main) {
-    const left = await unresolved(ctx.db, cr.revisionId, conflictsOf(cr));
+    const left = await unresolved(ctx, cr.revisionId, conflictsOf(cr));
     return { revision: cr.revisionId, result: left.length ? 'conflicts' : 'update', conflicts: conflictsOf(cr) };
   }
   const now = ctx.clock.now();
-  const { draft, conflicts } = await mergeMain(ctx.db, cr, main, now);
+  const { draft, conflicts } = await mergeMain(ctx, cr, main, now);
   const revisionId = newId();
-  await ctx.db.$transaction(async (tx) => {
-    await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [cr.revisionId, main], type: 'update', createdById: viewerOf(ctx).user.id, createdAt: now, draft });
+  const written = await ctx.db.$transaction(async (tx) => {
+    const content = await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [cr.revisionId, main], type: 'update', createdById: viewerOf(ctx).user.id, createdAt: now, draft });
     await advanceChangeRequest(tx, cr, cr.revisionId, {
       revisionId,
       revisionMergedAncestorId: main,
@@ -73,7 +76,9 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
       updatedAt: now,
     });
     await addContributor(tx, cr.id, viewerOf(ctx).user.id);
+    return content;
   }, TRANSACTION_OPTIONS);
+  rememberContent(ctx.db, written);
   return { revision: revisionId, result: conflicts.some((c) => c.type === 'content') ? 'conflicts' : 'update', conflicts };
 }
 
@@ -91,7 +96,7 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRe
   const cr = await findChangeRequest(ctx, space.id, changeRequestId);
   authorize(changeRequestPolicy, actor, 'merge', cr);
   if (cr.status === 'merged' || cr.status === 'archived') throw new ConflictError(`Change request #${cr.number} is ${cr.status}: it cannot be merged`);
-  const left = await unresolved(ctx.db, cr.revisionId, conflictsOf(cr));
+  const left = await unresolved(ctx, cr.revisionId, conflictsOf(cr));
   if (left.length) {
     throw new ConflictError(`Change request #${cr.number} has unresolved conflicts in page(s) ${left.join(', ')}: resolve them before merging`);
   }
@@ -99,10 +104,9 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRe
   const now = ctx.clock.now();
   let draft: RevisionDraft;
   if (baseOf(cr) === main) {
-    const { pages, files } = (await sidesOf(ctx.db, [cr.revisionId])).get(cr.revisionId)!;
-    draft = RevisionDraft.fromRows(pages, files);
+    draft = new RevisionDraft((await contentsOf(ctx, [cr.revisionId])).get(cr.revisionId)!);
   } else {
-    const merged = await mergeMain(ctx.db, cr, main, now);
+    const merged = await mergeMain(ctx, cr, main, now);
     const blocking = merged.conflicts.filter((c) => c.type === 'content');
     if (blocking.length) {
       throw new ConflictError(
@@ -113,21 +117,23 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRe
   }
 
   const revisionId = newId();
-  await ctx.db.$transaction(async (tx) => {
+  const written = await ctx.db.$transaction(async (tx) => {
     // Only while main is still what was merged with: a merge (or import) that landed meanwhile wins.
     // The space row is locked first, FOR UPDATE: moving `revisionId` (a unique column) needs that lock,
     // and taking it after inserting the revision (whose foreign key share-locks the row) would let two
     // merges each hold what the other waits for.
     await lockSpaceAt(tx, space.id, main, () => new ConflictError(`The space's content changed while merging change request #${cr.number}: update it from main and merge again`));
-    await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [main, cr.revisionId], type: 'merge', createdById: viewerOf(ctx).user.id, createdAt: now, draft });
+    const content = await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [main, cr.revisionId], type: 'merge', createdById: viewerOf(ctx).user.id, createdAt: now, draft });
     await tx.space.update({ where: { id: space.id }, data: { revisionId, updatedAt: now } });
-    await updateSearchIndex(tx, space.id, revisionId);
+    await updateSearchIndex(tx, space.id, content, ctx.db);
     const { count } = await tx.changeRequest.updateMany({
       where: { id: cr.id, revisionId: cr.revisionId, status: { in: ['draft', 'open'] } },
       data: { status: 'merged', revisionMergedId: revisionId, mergedAt: now, mergedById: viewerOf(ctx).user.id, updatedAt: now, conflicts: [] },
     });
     if (count === 0) throw new ConflictError(`Change request #${cr.number} changed meanwhile: read it again and retry`);
+    return content;
   }, TRANSACTION_OPTIONS);
+  rememberContent(ctx.db, written);
   ctx.loaders.space.clear(space.id);
   return { revision: revisionId, result: 'merge' };
 }

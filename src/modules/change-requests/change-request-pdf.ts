@@ -1,9 +1,9 @@
 import type { Context } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import type { Db } from '../../db/client.ts';
-import { Prisma, type Page } from '../../generated/prisma/client.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
 import type { PdfPage } from '../content/index.ts';
-import { buildPageTree, findPage, type PageNode } from '../content/index.ts';
+import { pageExists, revisionContent, type PageEntry } from '../content/index.ts';
 import { signUrl, verifySignedUrl } from '../content/index.ts';
 import { changeRequestContentSource } from './change-request-content.ts';
 
@@ -39,8 +39,7 @@ export async function changeRequestPdfUrl(ctx: Context, spaceId: string, changeR
   const { page, only } = normalize(selection);
   const revisionId = source.revisionId ?? '';
   if (page !== null) {
-    const found = await ctx.db.page.findUnique({ where: { revisionId_id: { revisionId, id: page } }, select: { id: true } });
-    if (!found) throw new NotFoundError(`Page "${page}" not found in this change request`);
+    if (!(await pageExists(ctx, revisionId, page))) throw new NotFoundError(`Page "${page}" not found in this change request`);
   }
   const params: Record<string, string> = {};
   if (page !== null) params.page = page;
@@ -66,49 +65,35 @@ export async function verifyPdfUrl(db: Db, url: URL, now: Date): Promise<PdfTarg
  */
 export const MAX_PDF_MARKDOWN = 4_000_000;
 
-/** A page of the revision with the length of its body, or (a revision without pages) the one row with no page. */
-type PdfRow = Omit<Page, 'id'> & { id: string | null; spaceTitle: string; markdownLength: number | null };
-
-/** Pages depth-first: each page, then its children in order. */
-function flatten(nodes: readonly PageNode<PdfRow & { id: string }>[], out: (PdfRow & { id: string })[] = []) {
-  for (const node of nodes) {
-    out.push(node.page);
-    flatten(node.pages, out);
-  }
-  return out;
-}
-
 /**
  * What a PDF URL shows, in tree order: null when the revision, its space (deleted ones included) or the
- * page is gone; 'too-large' past MAX_PDF_MARKDOWN. Two statements: the revision's pages with the length
- * of their bodies (joined to the live space), then the bodies of the pages shown.
+ * page is gone; 'too-large' past MAX_PDF_MARKDOWN. The revision read whole (or from the cache), then the
+ * space's title with the length of the bodies shown, then those bodies.
  */
 export async function readPdfContent(db: Db, target: PdfTarget): Promise<{ title: string; pages: PdfPage[] } | 'too-large' | null> {
-  const rows = await db.$queryRaw<PdfRow[]>(Prisma.sql`
-    SELECT s."title" AS "spaceTitle", p.*, length(d."markdown") AS "markdownLength"
-    FROM "Revision" r
-    JOIN "Space" s ON s."id" = r."spaceId" AND s."deletedAt" IS NULL
-    LEFT JOIN "Page" p ON p."revisionId" = r."id"
-    LEFT JOIN "Document" d ON d."hash" = p."documentHash"
-    WHERE r."id" = ${target.revisionId} AND r."spaceId" = ${target.spaceId}
-    ORDER BY p."position", p."id"`);
-  if (!rows.length) return null;
-  const tree = buildPageTree(target.spaceId, rows.filter((row): row is PdfRow & { id: string } => row.id !== null));
+  const content = await revisionContent(db, db, target.revisionId);
+  if (!content || content.revision.spaceId !== target.spaceId) return null;
   const { page, only } = target.selection;
-  let title = rows[0].spaceTitle || 'Untitled';
-  let shown = flatten(tree);
+  let shown: readonly PageEntry[] = content.pages.entries();
+  let title: string | null = null;
   if (page !== null) {
-    const node = findPage(tree, page);
-    if (!node) return null;
-    title = node.page.title;
-    shown = flatten(only ? [{ ...node, pages: [] }] : [node]);
+    const entry = content.page(page);
+    if (!entry) return null;
+    title = entry.title;
+    shown = only ? [entry] : content.subtree(page);
   }
-  // Only document pages have a body (a group or a link has none, whatever a row holds).
+  // Only document pages have a body (a group or a link has none, whatever an entry holds).
   const withBody = shown.filter((p) => p.type === 'document' && p.documentHash);
-  if (withBody.reduce((sum, p) => sum + Number(p.markdownLength ?? 0), 0) > MAX_PDF_MARKDOWN) return 'too-large';
   const hashes = [...new Set(withBody.map((p) => p.documentHash!))];
+  const [row] = await db.$queryRaw<{ spaceTitle: string; lengths: Record<string, number> | null }[]>(Prisma.sql`
+    SELECT s."title" AS "spaceTitle",
+           (SELECT json_object_agg(d."hash", length(d."markdown")) FROM "Document" d WHERE d."hash" = ANY(${hashes}::text[])) AS "lengths"
+    FROM "Space" s WHERE s."id" = ${target.spaceId} AND s."deletedAt" IS NULL`);
+  if (!row) return null;
+  const lengths = row.lengths ?? {};
+  if (withBody.reduce((sum, p) => sum + (lengths[p.documentHash!] ?? 0), 0) > MAX_PDF_MARKDOWN) return 'too-large';
   const documents = hashes.length ? await db.document.findMany({ where: { hash: { in: hashes } }, select: { hash: true, markdown: true } }) : [];
   const markdown = new Map(documents.map((d) => [d.hash, d.markdown]));
-  const bodyOf = (p: PdfRow) => (p.type === 'document' && p.documentHash ? (markdown.get(p.documentHash) ?? null) : null);
-  return { title, pages: shown.map((p) => ({ title: p.title, type: p.type, markdown: bodyOf(p) })) };
+  const bodyOf = (p: PageEntry) => (p.type === 'document' && p.documentHash ? (markdown.get(p.documentHash) ?? null) : null);
+  return { title: title ?? (row.spaceTitle || 'Untitled'), pages: shown.map((p) => ({ title: p.title, type: p.type, markdown: bodyOf(p) })) };
 }

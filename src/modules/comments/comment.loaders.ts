@@ -84,12 +84,15 @@ export function targetPageLoader(ctx: Context) {
   return keyedLoader(ctx, 'commentTargetPage', () =>
     new DataLoader<string, TargetPage | null>(async (ids) => {
       const rows = await ctx.db.$queryRaw<(TargetPage & { commentId: string })[]>(Prisma.sql`
-        SELECT c."id" AS "commentId", tp."id", tp."title", tp."emoji", tp."path",
-               (cp."id" IS NULL OR cp."documentHash" IS DISTINCT FROM tp."documentHash") AS "outdated"
+        SELECT c."id" AS "commentId", tp."item" ->> 'id' AS "id", tp."item" ->> 'title' AS "title", tp."item" ->> 'emoji' AS "emoji",
+               tp."item" ->> 'path' AS "path",
+               (cp."item" IS NULL OR (cp."item" ->> 'documentHash') IS DISTINCT FROM (tp."item" ->> 'documentHash')) AS "outdated"
         FROM "Comment" c
-        JOIN "Page" tp ON tp."revisionId" = c."targetRevisionId" AND tp."id" = c."targetPageId"
+        JOIN "Revision" tr ON tr."id" = c."targetRevisionId"
+        CROSS JOIN LATERAL content_find(tr."pageTree", ARRAY[c."targetPageId"]) tp
         LEFT JOIN "ChangeRequest" cr ON cr."id" = c."changeRequestId"
-        LEFT JOIN "Page" cp ON cp."revisionId" = cr."revisionId" AND cp."id" = c."targetPageId"
+        LEFT JOIN "Revision" r ON r."id" = cr."revisionId"
+        LEFT JOIN LATERAL content_find(r."pageTree", ARRAY[c."targetPageId"]) cp ON true
         WHERE c."id" IN (${Prisma.join([...ids])})`);
       const byComment = new Map(rows.map((r) => [r.commentId, r]));
       return ids.map((id) => {

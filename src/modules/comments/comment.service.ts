@@ -7,6 +7,7 @@ import { checkArraySize, checkLength } from '../../core/validate.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { findChangeRequest, spaceForChangeRequests } from '../change-requests/index.ts';
+import { pageExists } from '../content/index.ts';
 import { commentPolicy, type CommentActor } from './comment.policy.ts';
 
 /** At most this many characters in a comment body (issue "Review conversations"). */
@@ -113,8 +114,7 @@ export async function postComment(
   const { space, changeRequest, actor } = await commentScope(ctx, spaceId, changeRequestId);
   authorize(commentPolicy, actor, 'post', { id: '', postedById: null });
   if (input.page) {
-    const page = await ctx.db.page.findUnique({ where: { revisionId_id: { revisionId: changeRequest.revisionId, id: input.page } }, select: { id: true } });
-    if (!page) throw new BadRequestError(`Invalid "page": no page "${input.page}" in change request #${changeRequest.number}`);
+    if (!(await pageExists(ctx, changeRequest.revisionId, input.page))) throw new BadRequestError(`Invalid "page": no page "${input.page}" in change request #${changeRequest.number}`);
   }
   const id = newId();
   await ctx.db.comment.create({

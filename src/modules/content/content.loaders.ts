@@ -1,9 +1,9 @@
 import DataLoader from 'dataloader';
-import type { File, Revision } from '../../generated/prisma/client.ts';
+import type { Revision } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { keyedLoader } from '../../core/loaders.ts';
-import { buildPageTree, type PageNode } from './page-tree.ts';
-import { groupBy } from '../../lib/group-by.ts';
+import type { PageNode } from './page-tree.ts';
+import { revisionContents, type FileEntry } from './revision-content.ts';
 
 /**
  * Per-request loaders of the graph's content fields (`Space.content`, `ChangeRequest.content`): one
@@ -24,18 +24,6 @@ export interface RevisionKey {
   spaceId: string;
 }
 
-function indexTree(pages: PageNode[]): PageTree {
-  const byId = new Map<string, PageNode>();
-  const stack = [...pages];
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    byId.set(node.page.id, node);
-    stack.push(...node.pages);
-  }
-  return { pages, byId };
-}
-
-const uniqueRevisions = (keys: readonly RevisionKey[]) => [...new Set(keys.map((k) => k.revisionId))];
-
 /** The revision rows (parents, type, creation date), by ID. */
 export function revisionLoader(ctx: Context): DataLoader<string, Revision | null> {
   return keyedLoader(ctx, 'content.revision', () =>
@@ -49,34 +37,29 @@ export function revisionLoader(ctx: Context): DataLoader<string, Revision | null
   );
 }
 
-/** The page trees of revisions: one statement for every revision asked for (no bodies). */
+/**
+ * The page trees of revisions: each revision read whole once (from the cache, or one statement for
+ * every revision of the operation not held), its tree made once and kept with it.
+ */
 export function pageTreeLoader(ctx: Context): DataLoader<RevisionKey, PageTree, string> {
   return keyedLoader(ctx, 'content.pageTree', () =>
     new DataLoader<RevisionKey, PageTree, string>(
       async (keys) => {
-        const rows = await ctx.db.page.findMany({
-          where: { revisionId: { in: uniqueRevisions(keys) } },
-          orderBy: [{ revisionId: 'asc' }, { position: 'asc' }, { id: 'asc' }],
-        });
-        const byRevision = groupBy(rows, (row) => row.revisionId);
-        return keys.map((key) => indexTree(buildPageTree(key.spaceId, byRevision.get(key.revisionId) ?? [])));
+        const contents = await revisionContents(ctx.db, ctx.db, keys.map((key) => key.revisionId));
+        return keys.map((key) => contents.get(key.revisionId)?.tree() ?? { pages: [], byId: new Map() });
       },
       { cacheKeyFn: (key) => key.revisionId },
     ),
   );
 }
 
-/** The files of revisions, each revision's by name (then ID). */
-export function revisionFilesLoader(ctx: Context): DataLoader<string, File[]> {
+/** The files of revisions, each revision's by name (then ID): read with its pages, as above. */
+export function revisionFilesLoader(ctx: Context): DataLoader<string, readonly FileEntry[]> {
   return keyedLoader(ctx, 'content.files', () =>
-    new DataLoader<string, File[]>(
+    new DataLoader<string, readonly FileEntry[]>(
       async (revisionIds) => {
-        const rows = await ctx.db.file.findMany({
-          where: { revisionId: { in: [...revisionIds] } },
-          orderBy: [{ revisionId: 'asc' }, { name: 'asc' }, { id: 'asc' }],
-        });
-        const byRevision = groupBy(rows, (row) => row.revisionId);
-        return revisionIds.map((id) => byRevision.get(id) ?? []);
+        const contents = await revisionContents(ctx.db, ctx.db, revisionIds);
+        return revisionIds.map((id) => contents.get(id)?.files.entries() ?? []);
       },
     ),
   );

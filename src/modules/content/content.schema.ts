@@ -3,11 +3,11 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../core/context.ts';
 import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
-import type { File } from '../../generated/prisma/client.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
 import { pageTreeShape, pageWithBodyShape } from './content-shapes.ts';
 import { getFile, getPage, getRevision, listFiles, listPages, spaceContentSource } from './content.service.ts';
 import { signedFileUrl } from './file-urls.ts';
+import type { FileEntry } from './revision-content.ts';
 
 export const RevisionPageTree = builder.simpleObject('RevisionPageTree', {
   description: 'The page tree of a revision',
@@ -29,7 +29,7 @@ const FileDimensions = builder.simpleObject('FileDimensions', {
   fields: (t) => ({ width: t.int(), height: t.int() }),
 });
 
-export const RevisionFileRef = builder.objectRef<File>('RevisionFile');
+export const RevisionFileRef = builder.objectRef<FileEntry>('RevisionFile');
 RevisionFileRef.implement({
   description: 'A file of a revision',
   fields: (t) => ({

@@ -1,14 +1,15 @@
-import type { Page, Space } from '../../generated/prisma/client.ts';
+import type { Space } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
-import { paginate, type ListArgs } from '../../core/pagination.ts';
+import { decodeCursor, resolveLimit, toPage, type ListArgs, type Page, type SortKey } from '../../core/pagination.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { spaceFor } from '../spaces/index.ts';
 import { computedMarkdown } from './computed-sources.ts';
 import { documentBudget } from './document-budget.ts';
 import { markdownToDocument } from './markdown-document.ts';
 import { pageJson, pageTreeJson } from './page-json.ts';
-import { buildPageTree, findPage } from './page-tree.ts';
+import { buildPageTree } from './page-tree.ts';
+import { fileCodec, pageCodec, revisionContent, type FileEntry, type PageEntry } from './revision-content.ts';
 
 /**
  * Whose content a read serves: the space's active revision, or a change request's revision. The
@@ -31,39 +32,57 @@ export async function spaceContentSource(ctx: Context, spaceId: string): Promise
 }
 
 /**
- * `GET …/content/pages`: the page tree of the revision, without bodies, in one statement whatever
- * its size.
+ * `GET …/content/pages`: the page tree of the revision, without bodies: the revision read whole in one
+ * statement, or from the cache (a revision never changes) without any.
  */
 export async function listPages(ctx: Context, source: ContentSource): Promise<{ pages: object[] }> {
   if (!source.revisionId) return { pages: [] };
-  const rows = await ctx.db.page.findMany({ where: { revisionId: source.revisionId }, orderBy: [{ position: 'asc' }, { id: 'asc' }] });
-  return { pages: pageTreeJson(buildPageTree(source.space.id, rows), ctx.config.appUrl) };
+  const content = await revisionContent(ctx.db, ctx.db, source.revisionId);
+  return { pages: pageTreeJson(content?.tree().pages ?? [], ctx.config.appUrl) };
 }
 
 export type DocumentFormat = 'document' | 'markdown';
 
 /**
  * `GET …/content/page/{pageId}`: one page of the revision with its child pages and, for a document
- * page, its body as `markdown` or as a structured `document` (default, as GitBook). One statement:
- * every page of the revision (the children at any depth come from the same rows), with the body
- * joined for the requested page only.
+ * page, its body as `markdown` or as a structured `document` (default, as GitBook). One statement that
+ * reads what the page needs and nothing else, whatever the size of the space: the nodes above the
+ * leaves, the leaf holding the page (found through the index of leaf IDs), the leaves holding its
+ * descendants (which follow it), and its body.
  */
 export async function getPage(ctx: Context, source: ContentSource, pageId: string, format: DocumentFormat = 'document', computed = true) {
   const notFound = () => new NotFoundError(`Page "${pageId}" not found in this ${source.changeRequest ? 'change request' : 'space'}`);
   if (!source.revisionId) throw notFound();
-  const rows = await ctx.db.$queryRaw<(Page & { markdown: string | null })[]>(Prisma.sql`
-    SELECT p.*, d."markdown"
-    FROM "Page" p LEFT JOIN "Document" d ON d."hash" = p."documentHash" AND p."id" = ${pageId}
-    WHERE p."revisionId" = ${source.revisionId}
-    ORDER BY p."position", p."id"`);
-  const node = findPage(buildPageTree(source.space.id, rows), pageId);
-  if (!node) throw notFound();
+  const [row] = await ctx.db.$queryRaw<{ first: bigint; leaves: string; markdown: string | null }[]>(Prisma.sql`
+    WITH leaves AS MATERIALIZED (
+      SELECT l.* FROM "Revision" r CROSS JOIN LATERAL content_leaves(r."pageTree") l WHERE r."id" = ${source.revisionId}
+    ),
+    found AS (
+      SELECT l."start" + u.k - 1 AS "first", l."start" + u.k - 1 + (n."items" -> (u.k::int - 1) ->> 'descendants')::bigint AS "last",
+             n."items" -> (u.k::int - 1) ->> 'documentHash' AS "documentHash"
+      FROM leaves l JOIN "ContentNode" n ON n."hash" = l."hash" AND n."ids" @> ARRAY[${pageId}]::text[]
+      CROSS JOIN LATERAL unnest(n."ids") WITH ORDINALITY AS u(id, k)
+      WHERE u.id = ${pageId}
+    )
+    SELECT f."first",
+           (SELECT json_agg(json_build_object('start', l."start", 'items', n."items") ORDER BY l."start")
+              FROM leaves l JOIN "ContentNode" n ON n."hash" = l."hash"
+              WHERE l."start" <= f."last" AND l."start" + l."count" > f."first")::text AS "leaves",
+           (SELECT d."markdown" FROM "Document" d WHERE d."hash" = f."documentHash") AS "markdown"
+    FROM found f`);
+  if (!row) throw notFound();
+  const first = Number(row.first);
+  const subtree: PageEntry[] = [];
+  for (const leaf of JSON.parse(row.leaves) as { start: number; items: Record<string, unknown>[] }[]) {
+    leaf.items.forEach((item, i) => {
+      if (leaf.start + i >= first) subtree.push(pageCodec.decode(item));
+    });
+  }
+  const pages = subtree.slice(0, 1 + subtree[0].descendants);
+  const [node] = buildPageTree(source.space.id, pages);
   const json = pageJson(node, ctx.config.appUrl);
   // A computed page's content is made from its source when read (unless `computed=false`: as stored).
-  const markdown =
-    node.page.type === 'computed' && computed
-      ? await computedMarkdown(ctx.db, source.space.organizationId, node.page.computed)
-      : rows.find((row) => row.id === pageId)?.markdown;
+  const markdown = node.page.type === 'computed' && computed ? await computedMarkdown(ctx.db, source.space.organizationId, node.page.computed) : row.markdown;
   // Only document (and computed) pages have a body (a group or a link has none, whatever a row holds).
   if ((node.page.type === 'document' || (node.page.type === 'computed' && computed)) && markdown !== null && markdown !== undefined) {
     if (format === 'markdown') json.markdown = markdown;
@@ -72,58 +91,70 @@ export async function getPage(ctx: Context, source: ContentSource, pageId: strin
   return json;
 }
 
-/** `GET …/content/files`: the files of the revision, by name (then ID), paged. */
+const FILE_KEYS: SortKey[] = [
+  { field: 'name', direction: 'asc' },
+  { field: 'id', direction: 'asc' },
+];
+
+/**
+ * `GET …/content/files`: the files of the revision, by name (then ID), paged. One statement: the file
+ * tree is kept in that order, so a page is the entries after the cursor's, and the count is the root's.
+ */
 export async function listFiles(ctx: Context, source: ContentSource, args: ListArgs) {
-  return paginate({
-    args,
-    keys: [
-      { field: 'name', direction: 'asc' },
-      { field: 'id', direction: 'asc' },
-    ],
-    where: { revisionId: source.revisionId ?? '' },
-    model: ctx.db.file,
-  });
+  const limit = resolveLimit(args.limit);
+  const after = args.page ? (decodeCursor(args.page, FILE_KEYS) as [string, string]) : null;
+  const [row] = await ctx.db.$queryRaw<{ count: number | null; items: string | null }[]>(Prisma.sql`
+    SELECT (SELECT n."count" FROM "ContentNode" n WHERE n."hash" = r."fileTree") AS "count",
+           (SELECT json_agg(x."item" ORDER BY x."position") FROM (
+              SELECT it."position", it."item" FROM content_items(r."fileTree") it
+              WHERE ${after?.[0] ?? null}::text IS NULL
+                 OR ((it."item" ->> 'name') COLLATE "C", (it."item" ->> 'id') COLLATE "C") > (${after?.[0] ?? null}::text COLLATE "C", ${after?.[1] ?? null}::text COLLATE "C")
+              ORDER BY it."position" LIMIT ${limit + 1}) x)::text AS "items"
+    FROM "Revision" r WHERE r."id" = ${source.revisionId ?? ''}`);
+  const files = row?.items ? (JSON.parse(row.items) as Record<string, unknown>[]).map((item) => fileCodec.decode(item)) : [];
+  return toPage(files as unknown as Record<string, unknown>[], row?.count ?? 0, limit, FILE_KEYS) as unknown as Page<FileEntry>;
 }
 
-/** `GET …/content/files/{fileId}`: one file of the revision. */
-export async function getFile(ctx: Context, source: ContentSource, fileId: string) {
-  const file = await ctx.db.file.findUnique({ where: { revisionId_id: { revisionId: source.revisionId ?? '', id: fileId } } });
-  if (!file) throw new NotFoundError(`File "${fileId}" not found in this ${source.changeRequest ? 'change request' : 'space'}`);
-  return file;
+/** `GET …/content/files/{fileId}`: one file of the revision (found through the index of leaf IDs). */
+export async function getFile(ctx: Context, source: ContentSource, fileId: string): Promise<FileEntry> {
+  const [row] = await ctx.db.$queryRaw<{ item: string }[]>(Prisma.sql`
+    SELECT f."item"::text AS "item" FROM "Revision" r CROSS JOIN LATERAL content_find(r."fileTree", ARRAY[${fileId}]::text[]) f
+    WHERE r."id" = ${source.revisionId ?? ''}`);
+  if (!row) throw new NotFoundError(`File "${fileId}" not found in this ${source.changeRequest ? 'change request' : 'space'}`);
+  return fileCodec.decode(JSON.parse(row.item));
 }
 
 /**
- * `GET …/content`: the revision with its page tree (no bodies), its files and the change request a
- * merge revision merged, in one statement (the revision row with the others joined).
+ * `GET …/content`: the revision with its page tree (no bodies) and its files, read whole in one
+ * statement (or from the cache, without any); a merge revision's change request (`mergedFrom`, with
+ * what the selection needs of it) is one more.
  */
 export async function getRevision(ctx: Context, source: ContentSource, mergedFromQuery: object = {}) {
   const { space } = source;
-  const revision = source.revisionId
-    ? await ctx.db.revision.findUnique({
-        where: { id: source.revisionId },
-        relationLoadStrategy: 'join',
-        include: {
-          pages: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
-          files: { orderBy: [{ name: 'asc' }, { id: 'asc' }] },
-          // A merge revision names the change request it merged (GitBook's `mergedFrom`): read with it,
-          // with what the selection needs of it (the Prisma plugin's query for that field).
-          changeRequestsMergedInto: mergedFromQuery,
-        },
-      })
-    : null;
-  if (!revision) throw new NotFoundError(`Space "${space.id}" has no content`);
+  const content = source.revisionId ? await revisionContent(ctx.db, ctx.db, source.revisionId) : null;
+  if (!content) throw new NotFoundError(`Space "${space.id}" has no content`);
+  const { revision } = content;
+  const mergedFrom = revision.type === 'merge' ? await ctx.db.changeRequest.findFirst({ where: { revisionMergedId: revision.id }, ...mergedFromQuery }) : null;
   const published = `${ctx.config.publicUrl}/s/${space.id}/`;
   const app = source.changeRequest
     ? `${ctx.config.appUrl}/s/${space.id}/~/changes/${source.changeRequest.number}/`
     : `${ctx.config.appUrl}/s/${space.id}/~/revisions/${revision.id}/`;
   return {
     revision,
-    pages: pageTreeJson(buildPageTree(space.id, revision.pages), ctx.config.appUrl),
-    files: revision.files,
+    mergedFrom,
+    pages: pageTreeJson(content.tree().pages, ctx.config.appUrl),
+    files: content.files.entries(),
     urls: {
       app,
       published: space.visibility === 'private' ? null : published,
       public: space.visibility === 'public' ? published : null,
     },
   };
+}
+
+/** Whether a revision has this page: one statement that reads the leaf holding it, not the tree. */
+export async function pageExists(ctx: Pick<Context, 'db'>, revisionId: string, pageId: string): Promise<boolean> {
+  const [row] = await ctx.db.$queryRaw<{ found: boolean }[]>(Prisma.sql`
+    SELECT EXISTS (SELECT 1 FROM "Revision" r CROSS JOIN LATERAL content_find(r."pageTree", ARRAY[${pageId}]::text[]) f WHERE r."id" = ${revisionId}) AS "found"`);
+  return row?.found === true;
 }

@@ -10,11 +10,13 @@ export const contentModule: DomainModule = { name: 'content', routes: contentRou
 
 // The public entry of the module: what other modules use.
 export { MAX_PAGE_MARKDOWN } from './content-limits.ts';
-export { getFile, getPage, getRevision, listFiles, listPages, type ContentSource } from './content.service.ts';
+export { getFile, getPage, getRevision, listFiles, listPages, pageExists, type ContentSource } from './content.service.ts';
 export { RevisionFileRef, DocumentFormatEnum, RevisionFileList, RevisionPageTree, mergedFromQuery, RevisionRef, revisionReadArgs } from './content.schema.ts';
 export { RevisionDraft, slugify, type DraftPage, type DraftFile } from './revision-draft.ts';
-export { lockSpaceAt, writeRevision, draftOf } from './revision-writer.ts';
-export { hasConflictMarkers, hashesToMerge, mergeRevisions, type MergeConflict, type RevisionSide } from './three-way-merge.ts';
+export { lockSpaceAt, writeRevision, draftOf, rememberContent, storeNodes } from './revision-writer.ts';
+export { RevisionContent, revisionContent, revisionContents, contentCacheOf, configureContentCache, pageCodec, fileCodec, type PageEntry, type FileEntry } from './revision-content.ts';
+export { rebuildTree, ContentSequence, type Piece } from './content-tree.ts';
+export { hasConflictMarkers, hashesToMerge, mergeRevisions, sequenceChanges, type MergeConflict } from './three-way-merge.ts';
 export { pageWithBodyShape, documentShape } from './content-shapes.ts';
 export { RevisionContentRef } from './revision-content.schema.ts';
 export { contentHash } from './content-hash.ts';

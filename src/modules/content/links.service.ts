@@ -111,28 +111,37 @@ export async function listLinks(
   const baseRevisionId = source.changeRequest?.baseRevisionId ?? null;
   const status = args.status ?? null;
   const [row] = await ctx.db.$queryRaw<LinksRow[]>(Prisma.sql`
-    WITH links AS (
-      SELECT p."revisionId" AS rev, p."id" AS location, l."kind"::text AS kind, l."targetPageId", l."targetFileId", l."url", l."anchor",
+    WITH pages AS (
+      SELECT r."id" AS rev, it."item" ->> 'id' AS id, it."item" ->> 'type' AS type, it."item" ->> 'documentHash' AS "documentHash"
+      FROM "Revision" r CROSS JOIN LATERAL content_items(r."pageTree") it
+      WHERE r."id" IN (${revisionId}, ${baseRevisionId})
+    ),
+    files AS (
+      SELECT r."id" AS rev, it."item" ->> 'id' AS id
+      FROM "Revision" r CROSS JOIN LATERAL content_items(r."fileTree") it
+      WHERE r."id" IN (${revisionId}, ${baseRevisionId})
+    ),
+    links AS (
+      SELECT p.rev, p.id AS location, l."kind"::text AS kind, l."targetPageId", l."targetFileId", l."url", l."anchor",
         CASE l."kind"
           WHEN 'page' THEN 'page:' || l."targetPageId"
           WHEN 'file' THEN 'file:' || l."targetFileId"
-          WHEN 'anchor' THEN 'anchor:' || p."id" || '#' || l."anchor"
+          WHEN 'anchor' THEN 'anchor:' || p.id || '#' || l."anchor"
           ELSE 'url:' || l."url"
         END AS key,
         CASE
-          WHEN l."kind" = 'page' THEN CASE WHEN tp."id" IS NULL THEN 'broken' ELSE 'ok' END
-          WHEN l."kind" = 'file' THEN CASE WHEN tf."id" IS NULL THEN 'broken' ELSE 'ok' END
+          WHEN l."kind" = 'page' THEN CASE WHEN tp.id IS NULL THEN 'broken' ELSE 'ok' END
+          WHEN l."kind" = 'file' THEN CASE WHEN tf.id IS NULL THEN 'broken' ELSE 'ok' END
           WHEN l."kind" = 'anchor' THEN 'ok'
           WHEN l."relative" THEN 'broken'
           WHEN starts_with(l."url", ${`${ctx.config.appUrl}/`}) THEN 'in-app'
           ELSE 'ok'
         END AS status
-      FROM "Page" p
+      FROM pages p
       JOIN "DocumentLink" l ON l."documentHash" = p."documentHash"
-      LEFT JOIN "Page" tp ON l."kind" = 'page' AND tp."revisionId" = p."revisionId" AND tp."id" = l."targetPageId"
-      LEFT JOIN "File" tf ON l."kind" = 'file' AND tf."revisionId" = p."revisionId" AND tf."id" = l."targetFileId"
-      WHERE p."revisionId" IN (${revisionId}, ${baseRevisionId}) AND p."type" = 'document'
-        AND (${pageId}::text IS NULL OR p."id" = ${pageId})
+      LEFT JOIN pages tp ON l."kind" = 'page' AND tp.rev = p.rev AND tp.id = l."targetPageId"
+      LEFT JOIN files tf ON l."kind" = 'file' AND tf.rev = p.rev AND tf.id = l."targetFileId"
+      WHERE p.type = 'document' AND (${pageId}::text IS NULL OR p.id = ${pageId})
     ),
     records AS (
       SELECT rev, key, min(status) AS status, min(kind) AS kind, min("targetPageId") AS page, min("targetFileId") AS file,
@@ -143,7 +152,7 @@ export async function listLinks(
     current AS (SELECT * FROM records WHERE rev = ${revisionId}),
     listed AS (SELECT * FROM current WHERE ${status}::text IS NULL OR status = ${status})
     SELECT
-      (${pageId}::text IS NULL OR EXISTS (SELECT 1 FROM "Page" WHERE "revisionId" = ${revisionId} AND "id" = ${pageId})) AS found,
+      (${pageId}::text IS NULL OR EXISTS (SELECT 1 FROM pages WHERE rev = ${revisionId} AND id = ${pageId})) AS found,
       (SELECT count(*)::int FROM current) AS total,
       (SELECT count(*)::int FROM current WHERE status = 'broken') AS broken,
       (SELECT count(*)::int FROM current c WHERE ${baseRevisionId}::text IS NOT NULL AND c.status = 'broken'
@@ -195,13 +204,19 @@ export async function listFileBacklinks(ctx: Context, source: ContentSource, fil
   const after = args.page ? (decodeCursor(args.page, [{ field: 'id', direction: 'asc' }])[0] as string) : null;
   const revisionId = source.revisionId ?? '';
   const [row] = await ctx.db.$queryRaw<{ found: boolean; count: number; items: string[] | null }[]>(Prisma.sql`
-    WITH locations AS (
-      SELECT DISTINCT p."id" COLLATE "C" AS id
-      FROM "DocumentLink" l JOIN "Page" p ON p."documentHash" = l."documentHash"
-      WHERE l."targetFileId" = ${fileId} AND l."kind" = 'file' AND p."revisionId" = ${revisionId} AND p."type" = 'document'
+    WITH documents AS (
+      SELECT DISTINCT l."documentHash" FROM "DocumentLink" l WHERE l."targetFileId" = ${fileId} AND l."kind" = 'file'
+    ),
+    locations AS (
+      SELECT DISTINCT (e.item ->> 'id') COLLATE "C" AS id
+      FROM "Revision" r
+      CROSS JOIN LATERAL content_leaves(r."pageTree") lf
+      JOIN "ContentNode" n ON n."hash" = lf."hash" AND n."documents" && ARRAY(SELECT "documentHash" FROM documents)
+      CROSS JOIN LATERAL jsonb_array_elements(n."items") AS e(item)
+      WHERE r."id" = ${revisionId} AND e.item ->> 'type' = 'document' AND e.item ->> 'documentHash' IN (SELECT "documentHash" FROM documents)
     )
     SELECT
-      EXISTS (SELECT 1 FROM "File" WHERE "revisionId" = ${revisionId} AND "id" = ${fileId}) AS found,
+      EXISTS (SELECT 1 FROM "Revision" r CROSS JOIN LATERAL content_find(r."fileTree", ARRAY[${fileId}]::text[]) f WHERE r."id" = ${revisionId}) AS found,
       (SELECT count(*)::int FROM locations) AS count,
       (SELECT array_agg(id ORDER BY id) FROM (
         SELECT id FROM locations WHERE ${after}::text IS NULL OR id > ${after}::text COLLATE "C" ORDER BY id LIMIT ${limit + 1}

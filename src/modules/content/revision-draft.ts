@@ -1,9 +1,16 @@
-import type { File, Page, PageType, Prisma } from '../../generated/prisma/client.ts';
+import type { PageType, Prisma } from '../../generated/prisma/client.ts';
+import { ContentSequence } from './content-tree.ts';
+import { RevisionContent, type FileEntry, type PageEntry } from './revision-content.ts';
 
 /**
- * A revision being made: the page tree and files of the revision it starts from, changed in memory by
- * a batch of edits (or a merge), then written as a new revision by `writeRevision`. Nothing here
- * touches the database, so a batch that fails half-way leaves no trace.
+ * A revision being made: the content of the revision it starts from, changed in memory by a batch of
+ * edits (or a merge), then written as a new revision by `writeRevision`. Nothing here touches the
+ * database, so a batch that fails half-way leaves no trace.
+ *
+ * A draft records only what changes: a page is copied from the base when first asked for by
+ * `pages.get` (callers change the copy), a list of children when first changed. So a one-page edit of
+ * a 5,000-page space handles a few pages, and the writer (src/modules/content/revision-writer.ts)
+ * rewrites only the part of the tree they sit in.
  */
 export interface DraftPage {
   id: string;
@@ -25,56 +32,136 @@ export interface DraftPage {
   updatedAt: Date;
 }
 
-export type DraftFile = Omit<File, 'revisionId'>;
+export type DraftFile = FileEntry;
 
 const ROOT = '';
+const keyOf = (parentId: string | null) => parentId ?? ROOT;
 
-export class RevisionDraft {
-  readonly pages = new Map<string, DraftPage>();
-  /** Child page IDs in order, by parent ID ('' for the top level). */
-  private readonly children = new Map<string, string[]>();
-  readonly files = new Map<string, DraftFile>();
+/** A page as a draft reads it without copying: the draft's copy, or the base's entry. */
+type PageView = Readonly<DraftPage>;
 
-  /** The draft of an existing revision, from its page rows (any order) and file rows. */
-  static fromRows(pages: readonly Page[], files: readonly File[]): RevisionDraft {
-    const draft = new RevisionDraft();
-    const sorted = [...pages].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const known = new Set(pages.map((p) => p.id));
-    for (const row of sorted) {
-      // A row whose parent is missing is kept at the top level, as the readers show it.
-      const parentId = row.parentId !== null && known.has(row.parentId) ? row.parentId : null;
-      draft.pages.set(row.id, {
-        id: row.id,
-        type: row.type,
-        title: row.title,
-        emoji: row.emoji,
-        description: row.description,
-        hidden: row.hidden,
-        layout: row.layout,
-        computed: row.computed,
-        slug: row.slug,
-        documentHash: row.documentHash,
-        parentId,
-        createdAt: row.createdAt,
-        updatedAt: row.updatedAt,
-      });
-      draft.childIds(parentId).push(row.id);
-    }
-    for (const { revisionId: _revision, ...file } of files) draft.files.set(file.id, file);
-    return draft;
+function copyOf(entry: PageEntry): DraftPage {
+  return {
+    id: entry.id,
+    type: entry.type,
+    title: entry.title,
+    emoji: entry.emoji,
+    description: entry.description,
+    hidden: entry.hidden,
+    layout: entry.layout,
+    computed: entry.computed,
+    slug: entry.slug,
+    documentHash: entry.documentHash,
+    parentId: entry.parentId,
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+  };
+}
+
+/** The pages of a draft, by ID: `get` answers a page the caller may change. */
+export class DraftPages {
+  constructor(private readonly draft: RevisionDraft) {}
+
+  get(id: string): DraftPage | undefined {
+    return this.draft.own(id);
   }
 
-  /** The IDs of a parent's children (the top level for null), in order; the live array. */
-  childIds(parentId: string | null): string[] {
-    const key = parentId ?? ROOT;
-    let list = this.children.get(key);
-    if (!list) this.children.set(key, (list = []));
+  has(id: string): boolean {
+    return this.draft.peek(id) !== undefined;
+  }
+}
+
+/** The files of a draft, by ID: added and removed ones recorded over the base's. */
+export class DraftFiles {
+  readonly added = new Map<string, DraftFile>();
+  readonly removed = new Set<string>();
+
+  constructor(private readonly base: ContentSequence<FileEntry>) {}
+
+  get(id: string): DraftFile | undefined {
+    return this.added.get(id) ?? (this.removed.has(id) ? undefined : this.base.get(id));
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  set(id: string, file: DraftFile) {
+    if (this.base.has(id)) this.removed.add(id);
+    this.added.set(id, file);
+  }
+
+  delete(id: string) {
+    this.added.delete(id);
+    if (this.base.has(id)) this.removed.add(id);
+  }
+
+  get size(): number {
+    let size = this.base.length + this.added.size;
+    for (const id of this.removed) if (this.base.has(id)) size--;
+    return size;
+  }
+}
+
+export class RevisionDraft {
+  readonly base: RevisionContent;
+  readonly pages: DraftPages;
+  readonly files: DraftFiles;
+  /** Pages copied from the base (maybe changed) and pages added, by ID. */
+  readonly copies = new Map<string, DraftPage>();
+  /** Base pages this draft removed. */
+  readonly removed = new Set<string>();
+  /** Lists of children this draft changed, by parent ID ('' for the top level). */
+  readonly lists = new Map<string, string[]>();
+
+  /** A draft of `base`, or of an empty revision. */
+  constructor(base?: RevisionContent | null) {
+    this.base = base ?? emptyContent();
+    this.pages = new DraftPages(this);
+    this.files = new DraftFiles(this.base.files);
+  }
+
+  /** A page as it is in the draft, without copying it. */
+  peek(id: string): PageView | undefined {
+    const copy = this.copies.get(id);
+    if (copy) return copy;
+    if (this.removed.has(id)) return undefined;
+    return this.base.page(id);
+  }
+
+  /** A page of the draft to change (copied from the base on first use). */
+  own(id: string): DraftPage | undefined {
+    let copy = this.copies.get(id);
+    if (copy) return copy;
+    if (this.removed.has(id)) return undefined;
+    const entry = this.base.page(id);
+    if (!entry) return undefined;
+    copy = copyOf(entry);
+    this.copies.set(id, copy);
+    return copy;
+  }
+
+  /** The IDs of a parent's children (the top level for null), in order; do not change the array. */
+  children(parentId: string | null): readonly string[] {
+    return this.lists.get(keyOf(parentId)) ?? (parentId === null || !this.removed.has(parentId) ? this.base.children(parentId) : []);
+  }
+
+  /** The children of a parent as a list this draft owns (copied on first change). */
+  private ownChildren(parentId: string | null): string[] {
+    const key = keyOf(parentId);
+    let list = this.lists.get(key);
+    if (!list) this.lists.set(key, (list = [...this.children(parentId)]));
     return list;
+  }
+
+  /** The IDs of a parent's children (the top level for null), in order. */
+  childIds(parentId: string | null): readonly string[] {
+    return this.children(parentId);
   }
 
   /** True when `id` is `ancestorId` or below it. */
   isWithin(id: string, ancestorId: string): boolean {
-    for (let at: string | null = id; at !== null; at = this.pages.get(at)?.parentId ?? null) {
+    for (let at: string | null = id; at !== null; at = this.peek(at)?.parentId ?? null) {
       if (at === ancestorId) return true;
     }
     return false;
@@ -82,92 +169,112 @@ export class RevisionDraft {
 
   /** Puts a new page under `parentId` at index `at` (clamped; the end when absent). */
   insert(page: DraftPage, at?: number | null) {
-    this.pages.set(page.id, page);
+    this.copies.set(page.id, page);
+    // A page removed earlier in the batch and put back: its old children stay removed.
+    if (this.removed.delete(page.id)) this.lists.set(page.id, []);
     this.place(page.id, page.parentId, at);
   }
 
   /** Moves a page (with its sub-pages) under `parentId` at index `at` (the end when absent). */
   move(id: string, parentId: string | null, at?: number | null) {
-    const page = this.pages.get(id)!;
-    const siblings = this.childIds(page.parentId);
+    const page = this.own(id)!;
+    const siblings = this.ownChildren(page.parentId);
     siblings.splice(siblings.indexOf(id), 1);
     page.parentId = parentId;
     this.place(id, parentId, at);
   }
 
   private place(id: string, parentId: string | null, at?: number | null) {
-    const siblings = this.childIds(parentId);
+    const siblings = this.ownChildren(parentId);
     const index = at === undefined || at === null ? siblings.length : Math.min(Math.max(at, 0), siblings.length);
     siblings.splice(index, 0, id);
   }
 
   /** Removes a page and every page below it; answers the removed IDs. */
   remove(id: string): string[] {
-    const page = this.pages.get(id);
+    const page = this.peek(id);
     if (!page) return [];
-    const siblings = this.childIds(page.parentId);
+    const siblings = this.ownChildren(page.parentId);
     siblings.splice(siblings.indexOf(id), 1);
     const removed: string[] = [];
     const drop = (pageId: string) => {
       removed.push(pageId);
-      for (const child of this.children.get(pageId) ?? []) drop(child);
-      this.children.delete(pageId);
-      this.pages.delete(pageId);
+      for (const child of this.children(pageId)) drop(child);
+      this.lists.delete(pageId);
+      this.copies.delete(pageId);
+      if (this.base.page(pageId)) this.removed.add(pageId);
     };
     drop(id);
     return removed;
   }
 
+  /** Takes one page out, alone (a merge places its children elsewhere, or drops them too). */
+  drop(id: string) {
+    const page = this.peek(id);
+    if (!page) return;
+    const siblings = this.ownChildren(page.parentId);
+    const at = siblings.indexOf(id);
+    if (at !== -1) siblings.splice(at, 1);
+    this.copies.delete(id);
+    this.lists.delete(id);
+    if (this.base.page(id)) this.removed.add(id);
+  }
+
+  /** Holds `page` as given, to be placed by `setChildren` (a merge). */
+  put(page: DraftPage) {
+    this.removed.delete(page.id);
+    this.copies.set(page.id, page);
+  }
+
+  /** Sets the children of a parent (the top level for null), in order; each takes it as its parent. */
+  setChildren(parentId: string | null, ids: readonly string[]) {
+    this.lists.set(keyOf(parentId), [...ids]);
+    for (const id of ids) if (this.peek(id)!.parentId !== parentId) this.own(id)!.parentId = parentId;
+  }
+
   /** The index of a page among its siblings. */
   indexOf(id: string): number {
-    const page = this.pages.get(id)!;
-    return this.childIds(page.parentId).indexOf(id);
+    const page = this.peek(id)!;
+    return this.children(page.parentId).indexOf(id);
   }
 
   /** The slug path of a page from the top level (`guides/getting-started`). */
   pathOf(id: string): string {
     const slugs: string[] = [];
-    for (let at: string | null = id; at !== null; at = this.pages.get(at)?.parentId ?? null) {
-      slugs.unshift(this.pages.get(at)!.slug);
-    }
+    for (let at: string | null = id; at !== null; at = this.peek(at)?.parentId ?? null) slugs.unshift(this.peek(at)!.slug);
     return slugs.join('/');
   }
 
   /** True when a sibling under `parentId` other than `exceptId` has this slug. */
   slugTaken(parentId: string | null, slug: string, exceptId?: string): boolean {
-    return this.childIds(parentId).some((id) => id !== exceptId && this.pages.get(id)!.slug === slug);
+    return this.children(parentId).some((id) => id !== exceptId && this.peek(id)!.slug === slug);
   }
 
   /** `base`, or `base-2`, `base-3` … : the first slug free among the siblings under `parentId`. */
   freeSlug(parentId: string | null, base: string, exceptId?: string): string {
+    const taken = new Set(
+      this.children(parentId)
+        .filter((id) => id !== exceptId)
+        .map((id) => this.peek(id)!.slug),
+    );
     let slug = base;
-    for (let n = 2; this.slugTaken(parentId, slug, exceptId); n++) slug = `${base.slice(0, 95)}-${n}`;
+    for (let n = 2; taken.has(slug); n++) slug = `${base.slice(0, 95)}-${n}`;
     return slug;
   }
 
-  /** Every page in tree order (depth first), with its path and its order key among its siblings. */
-  *walk(): Generator<{ page: DraftPage; path: string; position: string }> {
-    const visit = function* (this: RevisionDraft, parentId: string | null, prefix: string): Generator<{ page: DraftPage; path: string; position: string }> {
-      const ids = this.childIds(parentId);
-      for (let i = 0; i < ids.length; i++) {
-        const page = this.pages.get(ids[i])!;
-        const path = prefix ? `${prefix}/${page.slug}` : page.slug;
-        // Fixed-width decimal keys compare byte-wise in the order given (Page.position is collated "C").
-        yield { page, path, position: String(i).padStart(6, '0') };
-        yield* visit.call(this, page.id, path);
-      }
-    };
-    yield* visit.call(this, null, '');
-  }
-
   /** The page whose slug path is `path`, if any. */
-  pageAtPath(path: string): DraftPage | undefined {
+  pageAtPath(path: string): PageView | undefined {
     let parentId: string | null = null;
-    let found: DraftPage | undefined;
+    let found: PageView | undefined;
     for (const slug of path.split('/').filter(Boolean)) {
-      found = this.childIds(parentId)
-        .map((id) => this.pages.get(id)!)
-        .find((page) => page.slug === slug);
+      found = undefined;
+      for (const id of this.children(parentId) as string[]) {
+        const page: PageView = this.peek(id)!;
+        if (page.slug === slug) {
+          found = page;
+          break;
+        }
+      }
       if (!found) return undefined;
       parentId = found.id;
     }
@@ -175,8 +282,25 @@ export class RevisionDraft {
   }
 
   hasChildren(id: string): boolean {
-    return (this.children.get(id)?.length ?? 0) > 0;
+    return this.children(id).length > 0;
   }
+
+  /** Pages the draft holds with a new body (to store before writing). */
+  withNewBodies(): DraftPage[] {
+    return [...this.copies.values()].filter((page) => page.markdown !== undefined);
+  }
+}
+
+let empty: RevisionContent | null = null;
+
+/** The content of a revision with no pages and no files. */
+export function emptyContent(): RevisionContent {
+  empty ??= new RevisionContent(
+    { id: '', spaceId: '', parents: [], type: 'edits', createdById: null, gitOid: null, gitMessage: null, pageTree: null, fileTree: null, createdAt: new Date(0) },
+    ContentSequence.empty('pages'),
+    ContentSequence.empty('files'),
+  );
+  return empty;
 }
 
 /** A slug from a title: lower-case ASCII letters, digits and dashes, at most 100 characters. */

@@ -1,5 +1,6 @@
 import { merge as diff3Merge } from 'node-diff3';
-import type { File, Page } from '../../generated/prisma/client.ts';
+import type { ContentSequence, TreeLeaf } from './content-tree.ts';
+import type { FileEntry, PageEntry, RevisionContent } from './revision-content.ts';
 import { RevisionDraft, type DraftPage } from './revision-draft.ts';
 
 /**
@@ -7,11 +8,12 @@ import { RevisionDraft, type DraftPage } from './revision-draft.ts';
  * ("ours") and the space's active one ("theirs"). Pages and files changed on one side only are taken
  * from that side; a page body changed on both sides is merged line by line (node-diff3), and lines both
  * sides changed differently are kept as both versions between conflict markers, and reported.
+ *
+ * It costs what the sides changed: each side is compared with the base by its tree (leaves both hold
+ * are skipped by their hash, src/modules/content/content-tree.ts), and the result is a draft of theirs
+ * that takes in what ours changed — a one-page change in a 5,000-page space handles that page and its
+ * siblings, and the writer rewrites the leaf it sits in.
  */
-export interface RevisionSide {
-  pages: readonly Page[];
-  files: readonly File[];
-}
 
 export interface MergeConflict {
   page: string;
@@ -39,12 +41,12 @@ export function hasConflictMarkers(markdown: string): boolean {
 
 const METADATA = ['title', 'emoji', 'description', 'hidden', 'slug', 'type'] as const;
 
-function sameJson(a: Page['layout'], b: Page['layout']) {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+function sameJson(a: unknown, b: unknown) {
+  return a === b || JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
 /** Did this side change the page relative to the base (any field but its place in the tree)? */
-function edited(base: Page, side: Page): boolean {
+function edited(base: PageEntry, side: PageEntry): boolean {
   return (
     METADATA.some((field) => base[field] !== side[field]) ||
     base.documentHash !== side.documentHash ||
@@ -53,84 +55,89 @@ function edited(base: Page, side: Page): boolean {
   );
 }
 
-/**
- * Did a side move the page: another parent, or another place among the siblings both it and the base
- * have (pages inserted or removed around it do not count as moving it)?
- */
-function moved(base: Page, side: Page, baseChildren: Map<string | null, string[]>, sideChildren: Map<string | null, string[]>): boolean {
-  if (base.parentId !== side.parentId) return true;
-  const before = baseChildren.get(base.parentId) ?? [];
-  const after = sideChildren.get(side.parentId) ?? [];
-  const previous = (list: string[], keep: string[]) => {
-    const kept = list.filter((id) => keep.includes(id));
-    return kept[kept.indexOf(base.id) - 1] ?? null;
-  };
-  return previous(before, after) !== previous(after, before);
-}
-
-function sortedChildren(pages: readonly Page[]): Map<string | null, string[]> {
-  const byParent = new Map<string | null, Page[]>();
-  for (const page of pages) {
-    const list = byParent.get(page.parentId) ?? [];
-    list.push(page);
-    byParent.set(page.parentId, list);
-  }
-  const ordered = new Map<string | null, string[]>();
-  for (const [parent, list] of byParent) {
-    list.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1));
-    ordered.set(
-      parent,
-      list.map((p) => p.id),
-    );
-  }
-  return ordered;
+/** A page's entry before and after one side's changes (absent: added, or removed). */
+interface Change<E> {
+  before?: E;
+  after?: E;
 }
 
 /**
- * Merges `ours` and `theirs` against `base`. `bodies` gives the markdown of every document hash that
- * has to be merged line by line (see `hashesToMerge`).
+ * What changed from one sequence to another, by ID: only entries of leaves the two do not share are
+ * looked at (an entry sits in exactly one leaf of each tree, so an ID found in a leaf of one side only
+ * was added or removed unless the other side's new leaves hold it too).
  */
-export function mergeRevisions(base: RevisionSide, ours: RevisionSide, theirs: RevisionSide, bodies: ReadonlyMap<string, string>, now: Date): MergeResult {
-  const B = new Map(base.pages.map((p) => [p.id, p]));
-  const O = new Map(ours.pages.map((p) => [p.id, p]));
-  const T = new Map(theirs.pages.map((p) => [p.id, p]));
-  const conflicts: MergeConflict[] = [];
-  const [baseChildren, oursChildren, theirsChildren] = [sortedChildren(base.pages), sortedChildren(ours.pages), sortedChildren(theirs.pages)];
-  /** The merged page, and whether its place in the tree follows ours (the change request moved or added it). */
-  const merged = new Map<string, { page: DraftPage; placedByOurs: boolean; parentId: string | null }>();
-
-  for (const id of new Set([...O.keys(), ...T.keys()])) {
-    const b = B.get(id);
-    const o = O.get(id);
-    const t = T.get(id);
-    if (o && t) {
-      const page = mergePage(b, o, t, bodies, conflicts, now);
-      // The change request's place wins when it moved the page (also when main moved it too).
-      const placedByOurs = !b || moved(b, o, baseChildren, oursChildren);
-      merged.set(id, { page, placedByOurs, parentId: placedByOurs ? o.parentId : t.parentId });
-    } else if (o) {
-      // Not on main: added by the change request (keep), or deleted on main (keep only if the change request edited it).
-      if (!b) merged.set(id, { page: draftOf(o), placedByOurs: true, parentId: o.parentId });
-      else if (edited(b, o)) {
-        conflicts.push({ page: id, title: o.title, type: 'deleted-on-main' });
-        merged.set(id, { page: draftOf(o), placedByOurs: true, parentId: o.parentId });
-      }
-    } else if (t) {
-      if (!b) merged.set(id, { page: draftOf(t), placedByOurs: false, parentId: t.parentId });
-      else if (edited(b, t)) {
-        conflicts.push({ page: id, title: t.title, type: 'deleted-in-change-request' });
-        merged.set(id, { page: draftOf(t), placedByOurs: false, parentId: t.parentId });
+export function sequenceChanges<E extends { id: string }>(from: ContentSequence<E>, to: ContentSequence<E>, same: (a: E, b: E) => boolean): Map<string, Change<E>> {
+  const changes = new Map<string, Change<E>>();
+  if (from.root === to.root) return changes;
+  const fromLeaves = new Set(from.leaves.map((leaf) => leaf.hash));
+  const toLeaves = new Set(to.leaves.map((leaf) => leaf.hash));
+  const visit = (leaves: readonly TreeLeaf<E>[], others: Set<string>, side: 'before' | 'after') => {
+    for (const leaf of leaves) {
+      if (others.has(leaf.hash)) continue;
+      for (const entry of leaf.entries) {
+        let change = changes.get(entry.id);
+        if (!change) changes.set(entry.id, (change = {}));
+        change[side] = entry;
       }
     }
+  };
+  visit(from.leaves, toLeaves, 'before');
+  visit(to.leaves, fromLeaves, 'after');
+  for (const [id, change] of changes) {
+    if (change.before && change.after && (change.before === change.after || same(change.before, change.after))) changes.delete(id);
   }
-
-  const draft = new RevisionDraft();
-  placeTree(draft, merged, oursChildren, theirsChildren);
-  mergeFiles(draft, base.files, ours.files, theirs.files);
-  return { draft, conflicts };
+  return changes;
 }
 
-function draftOf(page: Page): DraftPage {
+/** Two page entries hold the same (their place in the tree included). */
+export function samePage(a: PageEntry, b: PageEntry): boolean {
+  return (
+    a.parentId === b.parentId &&
+    a.prev === b.prev &&
+    a.path === b.path &&
+    a.descendants === b.descendants &&
+    !edited(a, b) &&
+    a.createdAt.getTime() === b.createdAt.getTime() &&
+    a.updatedAt.getTime() === b.updatedAt.getTime()
+  );
+}
+
+const sameFile = (a: FileEntry, b: FileEntry) => a.name === b.name && a.blobHash === b.blobHash && a.contentType === b.contentType && a.size === b.size;
+
+/** What each side changed from the base. */
+interface Sides {
+  ours: Map<string, Change<PageEntry>>;
+  theirs: Map<string, Change<PageEntry>>;
+}
+
+function sidesOf(base: RevisionContent, ours: RevisionContent, theirs: RevisionContent): Sides {
+  return { ours: sequenceChanges(base.pages, ours.pages, samePage), theirs: sequenceChanges(base.pages, theirs.pages, samePage) };
+}
+
+/** A page as the three revisions hold it (base, ours, theirs), for a page ours changed. */
+function versionsOf(id: string, change: Change<PageEntry>, sides: Sides) {
+  const b = change.before;
+  const theirs = sides.theirs.get(id);
+  const t = theirs ? theirs.after : b;
+  return { b, o: change.after, t };
+}
+
+/** Hashes whose bodies a merge of these sides reads: pages whose body changed on both sides. */
+export function hashesToMerge(base: RevisionContent, ours: RevisionContent, theirs: RevisionContent): string[] {
+  const sides = sidesOf(base, ours, theirs);
+  const hashes = new Set<string>();
+  for (const [id, change] of sides.ours) {
+    const { b, o, t } = versionsOf(id, change, sides);
+    if (!o || !t) continue;
+    const baseHash = b?.documentHash ?? null;
+    if (o.documentHash !== t.documentHash && o.documentHash !== baseHash && t.documentHash !== baseHash) {
+      for (const hash of [o.documentHash, t.documentHash, baseHash]) if (hash) hashes.add(hash);
+    }
+  }
+  return [...hashes];
+}
+
+function copyOf(page: PageEntry): DraftPage {
   return {
     id: page.id,
     type: page.type,
@@ -149,8 +156,8 @@ function draftOf(page: Page): DraftPage {
 }
 
 /** One page both sides hold: each field from the side that changed it (ours when both did). */
-function mergePage(b: Page | undefined, o: Page, t: Page, bodies: ReadonlyMap<string, string>, conflicts: MergeConflict[], now: Date): DraftPage {
-  const page = draftOf(o);
+function mergePage(b: PageEntry | undefined, o: PageEntry, t: PageEntry, bodies: ReadonlyMap<string, string>, conflicts: MergeConflict[], now: Date): DraftPage {
+  const page = copyOf(o);
   const pick = <K extends (typeof METADATA)[number]>(field: K) => (b && o[field] === b[field] ? t[field] : o[field]);
   page.title = pick('title');
   page.emoji = pick('emoji');
@@ -176,91 +183,201 @@ function mergePage(b: Page | undefined, o: Page, t: Page, bodies: ReadonlyMap<st
   return page;
 }
 
-/** Hashes whose bodies a merge of these sides reads: pages whose body changed on both sides. */
-export function hashesToMerge(base: RevisionSide, ours: RevisionSide, theirs: RevisionSide): string[] {
-  const B = new Map(base.pages.map((p) => [p.id, p.documentHash]));
-  const T = new Map(theirs.pages.map((p) => [p.id, p.documentHash]));
-  const hashes = new Set<string>();
-  for (const o of ours.pages) {
-    if (!T.has(o.id)) continue;
-    const b = B.get(o.id) ?? null;
-    const t = T.get(o.id) ?? null;
-    if (o.documentHash !== t && o.documentHash !== b && t !== b) {
-      for (const hash of [o.documentHash, t, b]) if (hash) hashes.add(hash);
+/**
+ * Did a side move the page: another parent, or another place among the siblings both it and the base
+ * have (pages inserted or removed around it do not count as moving it)? `before` and `after` are the
+ * children of its parent in the base and on that side.
+ */
+function moved(base: PageEntry, side: PageEntry, before: readonly string[], after: readonly string[]): boolean {
+  if (base.parentId !== side.parentId) return true;
+  const previous = (list: readonly string[], keep: readonly string[]) => {
+    const kept = new Set(keep);
+    let last: string | null = null;
+    for (const id of list) {
+      if (id === base.id) return last;
+      if (kept.has(id)) last = id;
     }
-  }
-  return [...hashes];
+    return last;
+  };
+  return previous(before, after) !== previous(after, before);
 }
 
 /**
- * Builds the merged tree: each page under the parent its placing side gives it (the top level when
- * that parent is gone, or when it would make a cycle). Siblings follow main's order, and pages the
- * change request added or moved go right after the sibling that precedes them in the change request.
+ * Merges `ours` and `theirs` against `base`: the result is a draft of theirs with what ours
+ * changed taken in. `bodies` gives the markdown of every document hash that has to be merged line by
+ * line (see `hashesToMerge`).
  */
-function placeTree(
-  draft: RevisionDraft,
-  merged: Map<string, { page: DraftPage; placedByOurs: boolean; parentId: string | null }>,
-  oursChildren: Map<string | null, string[]>,
-  theirsChildren: Map<string | null, string[]>,
-) {
-  const parentOf = new Map<string, string | null>();
-  for (const [id, entry] of merged) parentOf.set(id, entry.parentId !== null && merged.has(entry.parentId) ? entry.parentId : null);
-  // Break cycles (each side moved a page under the other's): such a page goes to the top level.
-  for (const id of parentOf.keys()) {
-    const seen = new Set<string>();
-    for (let at: string | null = id; at !== null; at = parentOf.get(at) ?? null) {
-      if (seen.has(at)) {
-        parentOf.set(id, null);
-        break;
-      }
-      seen.add(at);
+export function mergeRevisions(base: RevisionContent, ours: RevisionContent, theirs: RevisionContent, bodies: ReadonlyMap<string, string>, now: Date): MergeResult {
+  const sides = sidesOf(base, ours, theirs);
+  const conflicts: MergeConflict[] = [];
+  const draft = new RevisionDraft(theirs);
+  /** Pages whose place follows ours (ours added or moved them), with the parent ours gives them. */
+  const placedByOurs = new Map<string, string | null>();
+  /** Pages ours deleted that theirs did not edit: they go (their kept children to the top level). */
+  const dropped = new Set<string>();
+  /** Pages the result holds that theirs does not: added to the draft when placed. */
+  const added = new Map<string, DraftPage>();
+  /** Pages whose slug may now collide with a sibling's, by ID. */
+  const renamed = new Set<string>();
+
+  for (const [id, change] of sides.ours) {
+    const { b, o, t } = versionsOf(id, change, sides);
+    if (o && t) {
+      const page = mergePage(b, o, t, bodies, conflicts, now);
+      const own = draft.own(id)!;
+      if (own.slug !== page.slug) renamed.add(id);
+      Object.assign(own, { ...page, parentId: own.parentId });
+      if (page.markdown === undefined) delete own.markdown;
+      // The change request's place wins when it moved the page (also when main moved it too).
+      if (!b || moved(b, o, base.children(b.parentId), ours.children(o.parentId))) placedByOurs.set(id, o.parentId);
+    } else if (o) {
+      // Not on main: added by the change request (keep), or deleted on main (keep only if the change request edited it).
+      if (b && !edited(b, o)) continue;
+      if (b) conflicts.push({ page: id, title: o.title, type: 'deleted-on-main' });
+      added.set(id, copyOf(o));
+      placedByOurs.set(id, o.parentId);
+    } else if (t && b) {
+      if (edited(b, t)) conflicts.push({ page: id, title: t.title, type: 'deleted-in-change-request' });
+      else dropped.add(id);
     }
   }
-  const childrenOf = (parentId: string | null): string[] => {
-    const order = (theirsChildren.get(parentId) ?? []).filter((id) => merged.has(id) && parentOf.get(id) === parentId && !merged.get(id)!.placedByOurs);
-    const ourOrder = oursChildren.get(parentId) ?? [];
-    const placedByOurs = [...merged.keys()].filter((id) => parentOf.get(id) === parentId && (merged.get(id)!.placedByOurs || !order.includes(id)));
-    placedByOurs.sort((a, b) => index(ourOrder, a) - index(ourOrder, b));
-    for (const id of placedByOurs) {
+
+  const present = (id: string) => (added.has(id) || draft.peek(id) !== undefined) && !dropped.has(id);
+  // Each page's parent in the result: the placing side's, the top level when that parent is gone.
+  const parentOf = new Map<string, string | null>();
+  const parentIn = (id: string): string | null => {
+    const known = parentOf.get(id);
+    if (known !== undefined) return known;
+    const wanted = placedByOurs.has(id) ? placedByOurs.get(id)! : (draft.peek(id)?.parentId ?? null);
+    return wanted !== null && present(wanted) ? wanted : null;
+  };
+  const affected = new Set<string | null>();
+  for (const id of placedByOurs.keys()) {
+    parentOf.set(id, parentIn(id));
+    if (draft.peek(id)) affected.add(draft.peek(id)!.parentId);
+  }
+  for (const id of dropped) {
+    affected.add(draft.peek(id)!.parentId);
+    for (const child of theirs.children(id)) {
+      if (!present(child) || placedByOurs.has(child)) continue;
+      parentOf.set(child, null);
+      affected.add(id);
+    }
+  }
+  breakCycles(placedByOurs, parentOf, parentIn, ours, theirs, present);
+  for (const [id, parentId] of parentOf) {
+    affected.add(parentId);
+    if (draft.peek(id)) affected.add(draft.peek(id)!.parentId);
+  }
+
+  // Every changed list of children, in the order the merge gives it; the rest stay as theirs has them.
+  const finalParent = (id: string) => (parentOf.has(id) ? parentOf.get(id)! : (draft.peek(id)?.parentId ?? null));
+  const mergedOrder = (id: string) => {
+    const inOurs = ours.pages.positionOf(id);
+    return inOurs !== -1 ? inOurs : ours.pages.length + theirs.pages.positionOf(id);
+  };
+  const lists = new Map<string | null, string[]>();
+  for (const parentId of affected) {
+    if (parentId !== null && !present(parentId)) continue;
+    const order = theirs.children(parentId).filter((id) => present(id) && finalParent(id) === parentId && !placedByOurs.has(id));
+    const ourOrder = parentId === null || ours.page(parentId) ? ours.children(parentId) : [];
+    const inOrder = new Set(order);
+    const others = [...parentOf.keys()].filter((id) => parentOf.get(id) === parentId && present(id) && !inOrder.has(id));
+    const index = new Map(ourOrder.map((id, i) => [id, i]));
+    others.sort((a, b) => (index.get(a) ?? Number.MAX_SAFE_INTEGER) - (index.get(b) ?? Number.MAX_SAFE_INTEGER) || mergedOrder(a) - mergedOrder(b));
+    for (const id of others) {
       // After the sibling before it in the change request, else before the one after it, else last.
-      const at = ourOrder.indexOf(id);
-      const before = at > 0 ? ourOrder.slice(0, at).reverse().find((other) => order.includes(other)) : undefined;
-      const after = at >= 0 ? ourOrder.slice(at + 1).find((other) => order.includes(other)) : undefined;
+      const at = index.get(id) ?? -1;
+      const placed = new Set(order);
+      let before: string | undefined;
+      for (let i = at - 1; i >= 0 && before === undefined; i--) if (placed.has(ourOrder[i])) before = ourOrder[i];
+      let after: string | undefined;
+      if (at >= 0) for (let i = at + 1; i < ourOrder.length && after === undefined; i++) if (placed.has(ourOrder[i])) after = ourOrder[i];
       if (before !== undefined) order.splice(order.indexOf(before) + 1, 0, id);
       else if (after !== undefined) order.splice(order.indexOf(after), 0, id);
       else order.push(id);
     }
-    return order;
-  };
-  const visit = (parentId: string | null) => {
-    for (const id of childrenOf(parentId)) {
-      const page = merged.get(id)!.page;
-      page.parentId = parentId;
-      // Two pages given the same slug by the two sides: the later one gets a free variant.
-      if (draft.slugTaken(parentId, page.slug)) page.slug = draft.freeSlug(parentId, page.slug);
-      draft.insert(page);
-      visit(id);
+    lists.set(parentId, order);
+  }
+
+  // Into the draft: pages gone, pages added, lists of children replaced.
+  for (const id of dropped) draft.drop(id);
+  for (const [id, page] of added) draft.put({ ...page, parentId: finalParent(id) });
+  for (const [parentId, order] of lists) draft.setChildren(parentId, order);
+
+  // Two pages given the same slug by the two sides: the later one among its siblings gets a free variant.
+  const slugParents = new Set<string | null>(lists.keys());
+  for (const id of [...renamed, ...added.keys()]) slugParents.add(finalParent(id));
+  for (const parentId of slugParents) {
+    if (parentId !== null && !draft.peek(parentId)) continue;
+    const taken = new Set<string>();
+    for (const id of draft.children(parentId)) {
+      const slug = draft.peek(id)!.slug;
+      if (taken.has(slug)) {
+        let free = slug;
+        for (let n = 2; taken.has(free); n++) free = `${slug.slice(0, 95)}-${n}`;
+        draft.own(id)!.slug = free;
+        taken.add(free);
+      } else taken.add(slug);
     }
-  };
-  visit(null);
+  }
+
+  mergeFiles(draft, base, ours);
+  return { draft, conflicts };
 }
 
-function index(list: string[], id: string): number {
-  const at = list.indexOf(id);
-  return at === -1 ? Number.MAX_SAFE_INTEGER : at;
+/**
+ * Breaks cycles (each side moved a page under the other's): such a page goes to the top level. Only
+ * pages below a page ours placed can be in one (theirs alone has none), visited in the merged order.
+ */
+function breakCycles(
+  placedByOurs: ReadonlyMap<string, string | null>,
+  parentOf: Map<string, string | null>,
+  parentIn: (id: string) => string | null,
+  ours: RevisionContent,
+  theirs: RevisionContent,
+  present: (id: string) => boolean,
+) {
+  if (!placedByOurs.size) return;
+  const below = new Map<string | null, string[]>();
+  for (const id of placedByOurs.keys()) {
+    const parent = parentIn(id);
+    below.set(parent, [...(below.get(parent) ?? []), id]);
+  }
+  const childrenOf = (id: string) => [...theirs.children(id).filter((child) => present(child) && !placedByOurs.has(child)), ...(below.get(id) ?? [])];
+  const candidates: string[] = [];
+  const seen = new Set<string>();
+  const stack = [...placedByOurs.keys()];
+  for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    candidates.push(id);
+    stack.push(...childrenOf(id));
+  }
+  const order = (id: string) => {
+    const at = ours.pages.positionOf(id);
+    return at !== -1 ? at : ours.pages.length + theirs.pages.positionOf(id);
+  };
+  candidates.sort((a, b) => order(a) - order(b));
+  const parent = (id: string) => (parentOf.has(id) ? parentOf.get(id)! : parentIn(id));
+  for (const id of candidates) {
+    const visited = new Set<string>();
+    for (let at: string | null = id; at !== null; at = parent(at)) {
+      if (visited.has(at)) {
+        parentOf.set(id, null);
+        break;
+      }
+      visited.add(at);
+    }
+  }
 }
 
 /** Files are never edited in place: one added on either side stays, one removed on either side goes. */
-function mergeFiles(draft: RevisionDraft, base: readonly File[], ours: readonly File[], theirs: readonly File[]) {
-  const inBase = new Set(base.map((f) => f.id));
-  const inOurs = new Set(ours.map((f) => f.id));
-  const inTheirs = new Set(theirs.map((f) => f.id));
-  for (const file of [...ours, ...theirs]) {
-    if (draft.files.has(file.id)) continue;
-    const removedSomewhere = inBase.has(file.id) && (!inOurs.has(file.id) || !inTheirs.has(file.id));
-    if (removedSomewhere) continue;
-    const { revisionId: _revision, ...row } = file;
-    draft.files.set(file.id, row);
+function mergeFiles(draft: RevisionDraft, base: RevisionContent, ours: RevisionContent) {
+  for (const [id, change] of sequenceChanges(base.files, ours.files, sameFile)) {
+    if (change.after && !change.before) {
+      if (!draft.files.has(id)) draft.files.set(id, change.after);
+    } else if (change.before && !change.after) draft.files.delete(id);
   }
 }
 

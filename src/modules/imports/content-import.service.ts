@@ -6,7 +6,7 @@ import { isRetryableConflict } from '../../db/errors.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { parseHttpUrl, SafeFetchError } from '../../lib/safe-fetch.ts';
-import { draftOf, lockSpaceAt, writeRevision } from '../content/index.ts';
+import { draftOf, lockSpaceAt, rememberContent, writeRevision, type RevisionContent } from '../content/index.ts';
 import { changeRequestPolicy } from '../change-requests/index.ts';
 import { findChangeRequest, spaceForChangeRequests } from '../change-requests/index.ts';
 import { addContributor, advanceChangeRequest, assertEditable } from '../change-requests/index.ts';
@@ -64,10 +64,11 @@ async function crawl(ctx: Context, url: URL): Promise<Crawl> {
  * failure: the crawl it writes is kept (the resolvers' own retry, src/graphql/database-conflicts.ts,
  * would crawl the site again).
  */
-async function writeWithRetries(ctx: Context, write: (tx: Prisma.TransactionClient) => Promise<void>) {
+async function writeWithRetries(ctx: Context, write: (tx: Prisma.TransactionClient) => Promise<RevisionContent>) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await ctx.db.$transaction(write, TRANSACTION_OPTIONS);
+      rememberContent(ctx.db, await ctx.db.$transaction(write, TRANSACTION_OPTIONS));
+      return;
     } catch (error) {
       if (attempt >= WRITE_ATTEMPTS || !isRetryableConflict(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, attempt * (5 + Math.random() * 20)));
@@ -92,11 +93,12 @@ export async function importIntoSpace(ctx: Context, spaceId: string, input: Impo
   await writeWithRetries(ctx, async (tx) => {
     // The content as it is now, its row locked: a merge landing meanwhile waits, then answers 409.
     const current = await lockSpaceAt(tx, space.id, null, () => new ConflictError(`Space "${spaceId}" was deleted while its import ran`));
-    const draft = await draftOf(tx, current);
+    const draft = await draftOf(tx, current, ctx.db);
     addImportedContent(draft, plan);
-    await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [current], type: 'edits', createdById: viewerOf(ctx).user.id, createdAt: now, draft, blobs: plan.blobs });
+    const content = await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [current], type: 'edits', createdById: viewerOf(ctx).user.id, createdAt: now, draft, blobs: plan.blobs });
     await tx.space.update({ where: { id: space.id }, data: { revisionId, updatedAt: now } });
-    await updateSearchIndex(tx, space.id, revisionId);
+    await updateSearchIndex(tx, space.id, content, ctx.db);
+    return content;
   });
   ctx.loaders.space.clear(space.id);
   return resultOf(revisionId, crawled);
@@ -116,11 +118,12 @@ export async function importIntoChangeRequest(ctx: Context, spaceId: string, cha
     const [current] = await tx.$queryRaw<{ revisionId: string; status: typeof cr.status }[]>`
       SELECT "revisionId", "status"::text AS "status" FROM "ChangeRequest" WHERE "id" = ${cr.id} FOR NO KEY UPDATE`;
     assertEditable({ number: cr.number, status: current.status });
-    const draft = await draftOf(tx, current.revisionId);
+    const draft = await draftOf(tx, current.revisionId, ctx.db);
     addImportedContent(draft, plan);
-    await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [current.revisionId], type: 'edits', createdById: viewerOf(ctx).user.id, createdAt: now, draft, blobs: plan.blobs });
+    const content = await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [current.revisionId], type: 'edits', createdById: viewerOf(ctx).user.id, createdAt: now, draft, blobs: plan.blobs });
     await advanceChangeRequest(tx, cr, current.revisionId, { revisionId, updatedAt: now });
     await addContributor(tx, cr.id, viewerOf(ctx).user.id);
+    return content;
   });
   return resultOf(revisionId, crawled);
 }

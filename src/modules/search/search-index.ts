@@ -2,16 +2,17 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/client.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { pageSections } from './page-sections.ts';
+import { revisionContents, sequenceChanges, type PageEntry, type RevisionContent } from '../content/index.ts';
 
 type Tx = Prisma.TransactionClient;
 
 /**
  * The search index of a space's active revision (`SearchPage` and `SearchSection`, see schema.prisma),
  * kept up to date by the writers that move a space to a new revision (a merge, an import), in their own
- * transaction, and only for the pages that changed: the new revision's page rows are compared with those
- * of the revision the index reflects (`Space.searchRevisionId`) in SQL, and only pages whose body, title,
- * path, description or type differ are split and indexed again. A page whose parent was renamed keeps
- * its rows: ancestors are read at query time.
+ * transaction, and only for the pages that changed: the new revision's page tree is compared with that
+ * of the revision the index reflects (`Space.searchRevisionId`) by its nodes (leaves both share are
+ * skipped), and only pages whose body, title, path, description or type differ are split and indexed
+ * again. A page whose parent was renamed keeps its rows: ancestors are read at query time.
  */
 
 /** Pages of these types have a body and a URL of their own; groups and links are not searched. */
@@ -32,41 +33,65 @@ interface ChangedPage {
   markdown: string | null;
 }
 
+/** What the index holds of a page: a change to anything else (its place, its emoji…) leaves it. */
+const indexedSame = (a: PageEntry, b: PageEntry) =>
+  a.documentHash === b.documentHash && a.title === b.title && a.path === b.path && a.description === b.description && a.type === b.type;
+
 /**
- * Brings the index of `spaceId` to `revisionId`, inside the caller's transaction (which holds the space
- * row: the writer moved the space's revision in it). From the revision the index reflects, only what
- * changed is rewritten; with none (a space never indexed), every page.
+ * Brings the index of `spaceId` to the revision `to` (its content, or its ID), inside the caller's
+ * transaction (which holds the space row: the writer moved the space's revision in it). From the
+ * revision the index reflects, only what changed is rewritten; with none (a space never indexed),
+ * every page. `cacheOwner`: the database client whose content cache serves the revisions.
  */
-export async function updateSearchIndex(tx: Tx, spaceId: string, revisionId: string): Promise<void> {
+export async function updateSearchIndex(tx: Tx, spaceId: string, to: RevisionContent | string, cacheOwner: object): Promise<void> {
+  const revisionId = typeof to === 'string' ? to : to.id;
   const [state] = await tx.$queryRaw<{ searchRevisionId: string | null }[]>`
     SELECT "searchRevisionId" FROM "Space" WHERE "id" = ${spaceId}`;
   const from = state?.searchRevisionId ?? null;
   if (from === revisionId) return;
 
-  // Pages of the new revision that are new or differ from the indexed revision's, with their bodies.
-  const changed = await tx.$queryRaw<ChangedPage[]>`
-    SELECT n."id", n."title", n."path", n."description", n."type"::text AS "type", d."markdown"
-    FROM "Page" n
-    LEFT JOIN "Page" o ON o."revisionId" = ${from} AND o."id" = n."id"
-    LEFT JOIN "Document" d ON d."hash" = n."documentHash"
-    WHERE n."revisionId" = ${revisionId}
-      AND (o."id" IS NULL OR o."documentHash" IS DISTINCT FROM n."documentHash" OR o."title" <> n."title"
-           OR o."path" <> n."path" OR o."description" IS DISTINCT FROM n."description" OR o."type" <> n."type")`;
-
-  // Rows of changed pages go (written again below), and those of pages the new revision no longer has;
-  // their sections go with them (cascade).
-  if (from === null) {
+  const contents = await revisionContents(tx, cacheOwner, [...(typeof to === 'string' ? [to] : []), ...(from ? [from] : [])]);
+  const next = typeof to === 'string' ? contents.get(to) : to;
+  if (!next) return;
+  const previous = from ? contents.get(from) : undefined;
+  // Pages of the new revision that are new or differ from the indexed revision's, and pages it no longer has.
+  let changed: PageEntry[];
+  let gone: string[] = [];
+  if (!previous) changed = [...next.pages.entries()];
+  else {
+    changed = [];
+    for (const [id, change] of sequenceChanges(previous.pages, next.pages, indexedSame)) {
+      if (change.after) changed.push(change.after);
+      else gone.push(id);
+    }
+  }
+  if (from === null || !previous) {
     await tx.$executeRaw`DELETE FROM "SearchPage" WHERE "spaceId" = ${spaceId}`;
-  } else {
+    gone = [];
+  } else if (changed.length || gone.length) {
+    // Rows of changed pages go (written again below), and those of pages the new revision no longer
+    // has; their sections go with them (cascade).
     await tx.$executeRaw`
-      DELETE FROM "SearchPage" s
-      WHERE s."spaceId" = ${spaceId}
-        AND (s."pageId" = ANY(${changed.map((p) => p.id)}::text[])
-             OR NOT EXISTS (SELECT 1 FROM "Page" n WHERE n."revisionId" = ${revisionId} AND n."id" = s."pageId"))`;
+      DELETE FROM "SearchPage" WHERE "spaceId" = ${spaceId} AND "pageId" = ANY(${[...changed.map((p) => p.id), ...gone]}::text[])`;
   }
   const searched = changed.filter((page) => SEARCHED_TYPES.includes(page.type));
-  for (let start = 0; start < searched.length; start += INSERT_BATCH) await insertPages(tx, spaceId, searched.slice(start, start + INSERT_BATCH));
+  for (let start = 0; start < searched.length; start += INSERT_BATCH) await insertPages(tx, spaceId, await withBodies(tx, searched.slice(start, start + INSERT_BATCH)));
   await tx.$executeRaw`UPDATE "Space" SET "searchRevisionId" = ${revisionId} WHERE "id" = ${spaceId}`;
+}
+
+/** Pages with their bodies (one statement for a batch). */
+async function withBodies(tx: Tx, pages: PageEntry[]): Promise<ChangedPage[]> {
+  const hashes = [...new Set(pages.map((page) => page.documentHash).filter((hash): hash is string => hash !== null))];
+  const documents = hashes.length ? await tx.document.findMany({ where: { hash: { in: hashes } }, select: { hash: true, markdown: true } }) : [];
+  const markdown = new Map(documents.map((d) => [d.hash, d.markdown]));
+  return pages.map((page) => ({
+    id: page.id,
+    title: page.title,
+    path: page.path,
+    description: page.description,
+    type: page.type,
+    markdown: page.documentHash ? (markdown.get(page.documentHash) ?? null) : null,
+  }));
 }
 
 /** Indexes pages: a row each (and the words the index had not seen), then their sections. */
@@ -129,7 +154,7 @@ export async function catchUpSearchIndex(db: Db, spaceIds: readonly string[]): P
     await db.$transaction(async (tx) => {
       const [space] = await tx.$queryRaw<{ revisionId: string | null }[]>`
         SELECT "revisionId" FROM "Space" WHERE "id" = ${spaceId} FOR NO KEY UPDATE`;
-      if (space?.revisionId) await updateSearchIndex(tx, spaceId, space.revisionId);
+      if (space?.revisionId) await updateSearchIndex(tx, spaceId, space.revisionId, db);
     }, TRANSACTION_OPTIONS);
   }
 }

@@ -106,13 +106,15 @@ export async function readResultPages(
     // Each page's description, then its ancestors' titles (depth 1 = the parent), up the tree.
     ctx.db.$queryRaw<ChainRow[]>`
       WITH RECURSIVE chain AS (
-        SELECT p."revisionId", p."id" AS "pageId", p."description", p."parentId" AS "nextId", 0 AS "depth", NULL::text AS "title"
-        FROM "Page" p JOIN unnest(${revisionIds}::text[], ${pageIds}::text[]) AS t("revisionId", "pageId")
-          ON p."revisionId" = t."revisionId" AND p."id" = t."pageId"
+        SELECT t."revisionId", t."pageId", f."item" ->> 'description' AS "description", f."item" ->> 'parentId' AS "nextId", 0 AS "depth", NULL::text AS "title"
+        FROM unnest(${revisionIds}::text[], ${pageIds}::text[]) AS t("revisionId", "pageId")
+        JOIN "Revision" r ON r."id" = t."revisionId"
+        CROSS JOIN LATERAL content_find(r."pageTree", ARRAY[t."pageId"]) f
         UNION ALL
-        SELECT c."revisionId", c."pageId", NULL, a."parentId", c."depth" + 1, a."title"
-        FROM chain c JOIN "Page" a ON a."revisionId" = c."revisionId" AND a."id" = c."nextId"
-        WHERE c."depth" < 100
+        SELECT c."revisionId", c."pageId", NULL, a."item" ->> 'parentId', c."depth" + 1, a."item" ->> 'title'
+        FROM chain c JOIN "Revision" r ON r."id" = c."revisionId"
+        CROSS JOIN LATERAL content_find(r."pageTree", ARRAY[c."nextId"]) a
+        WHERE c."nextId" IS NOT NULL AND c."depth" < 100
       )
       SELECT "revisionId", "pageId", "description", "depth", "title" FROM chain`,
   ]);

@@ -221,17 +221,11 @@ export async function duplicateSpace(ctx: Context, spaceId: string): Promise<Spa
       updatedAt: now,
     });
     if (space.revisionId) {
-      const [pages, files] = await Promise.all([
-        tx.page.findMany({ where: { revisionId: space.revisionId } }),
-        tx.file.findMany({ where: { revisionId: space.revisionId } }),
-      ]);
+      // The copy's first revision holds the same trees: their roots are all it needs (nodes are shared).
       const revisionId = copy.revisionId!;
-      if (pages.length) {
-        await tx.page.createMany({
-          data: pages.map(({ revisionId: _, layout, computed, ...page }) => ({ ...page, revisionId, layout: layout ?? undefined, computed: computed ?? undefined })),
-        });
-      }
-      if (files.length) await tx.file.createMany({ data: files.map(({ revisionId: _, ...file }) => ({ ...file, revisionId })) });
+      await tx.$executeRaw`
+        UPDATE "Revision" c SET "pageTree" = s."pageTree", "fileTree" = s."fileTree"
+        FROM "Revision" s WHERE s."id" = ${space.revisionId} AND c."id" = ${revisionId}`;
       await publishDomainEvent(tx, 'space.duplicated', { sourceSpaceId: space.id, copySpaceId: copy.id, revisionId, sourceRevisionId: space.revisionId });
     }
     const [values, userGrants, teamGrants] = await Promise.all([

@@ -1,0 +1,375 @@
+import type { PageType, Prisma, Revision, RevisionType } from '../../generated/prisma/client.ts';
+import { ContentSequence, sequenceFromNodes, type EntryCodec, type StoredNode, type TreeLeaf } from './content-tree.ts';
+import { buildPageTree, type PageNode } from './page-tree.ts';
+
+type Db = Prisma.TransactionClient;
+type JsonValue = Prisma.JsonValue;
+
+/**
+ * A page of a revision, as its page tree holds it (src/modules/content/content-tree.ts): pages are
+ * stored depth first, each after its parent and before its next sibling, with what a reader needs
+ * without the rest of the tree — its path (slugs from the top level), its number of descendants (the
+ * pages after it that are below it), and its previous sibling (so that a change of order changes the
+ * entries it concerns, which is what merges compare).
+ */
+export interface PageEntry {
+  readonly id: string;
+  readonly parentId: string | null;
+  readonly prev: string | null;
+  readonly type: PageType;
+  readonly title: string;
+  readonly emoji: string | null;
+  readonly slug: string;
+  readonly path: string;
+  readonly description: string | null;
+  /** The body (a `Document`), for pages that have one. */
+  readonly documentHash: string | null;
+  readonly hidden: boolean;
+  readonly layout: JsonValue | null;
+  /** A computed page's source (type `computed`). */
+  readonly computed: JsonValue | null;
+  readonly descendants: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** A file of a revision (its bytes in `FileBlob`, by hash). Files are kept by name, then ID. */
+export interface FileEntry {
+  readonly id: string;
+  readonly name: string;
+  readonly contentType: string;
+  readonly size: number;
+  readonly width: number | null;
+  readonly height: number | null;
+  readonly blobHash: string;
+  readonly createdAt: Date;
+}
+
+/** JSON of a stored page entry: null and false fields are left out; dates are milliseconds. */
+export const pageCodec: EntryCodec<PageEntry> = {
+  kind: 'pages',
+  encode(page) {
+    const json: Record<string, unknown> = { id: page.id };
+    if (page.parentId !== null) json.parentId = page.parentId;
+    if (page.prev !== null) json.prev = page.prev;
+    json.type = page.type;
+    json.title = page.title;
+    if (page.emoji !== null) json.emoji = page.emoji;
+    json.slug = page.slug;
+    json.path = page.path;
+    if (page.description !== null) json.description = page.description;
+    if (page.documentHash !== null) json.documentHash = page.documentHash;
+    if (page.hidden) json.hidden = true;
+    if (page.layout !== null) json.layout = page.layout;
+    if (page.computed !== null) json.computed = page.computed;
+    json.descendants = page.descendants;
+    json.createdAt = page.createdAt.getTime();
+    json.updatedAt = page.updatedAt.getTime();
+    return json;
+  },
+  decode(json) {
+    return Object.freeze({
+      id: json.id as string,
+      parentId: (json.parentId as string | undefined) ?? null,
+      prev: (json.prev as string | undefined) ?? null,
+      type: json.type as PageType,
+      title: json.title as string,
+      emoji: (json.emoji as string | undefined) ?? null,
+      slug: json.slug as string,
+      path: json.path as string,
+      description: (json.description as string | undefined) ?? null,
+      documentHash: (json.documentHash as string | undefined) ?? null,
+      hidden: json.hidden === true,
+      layout: (json.layout as JsonValue | undefined) ?? null,
+      computed: (json.computed as JsonValue | undefined) ?? null,
+      descendants: json.descendants as number,
+      createdAt: new Date(json.createdAt as number),
+      updatedAt: new Date(json.updatedAt as number),
+    });
+  },
+  documents: (page) => page.documentHash,
+};
+
+export const fileCodec: EntryCodec<FileEntry> = {
+  kind: 'files',
+  encode(file) {
+    const json: Record<string, unknown> = { id: file.id, name: file.name, contentType: file.contentType, size: file.size };
+    if (file.width !== null) json.width = file.width;
+    if (file.height !== null) json.height = file.height;
+    json.blobHash = file.blobHash;
+    json.createdAt = file.createdAt.getTime();
+    return json;
+  },
+  decode(json) {
+    return Object.freeze({
+      id: json.id as string,
+      name: json.name as string,
+      contentType: json.contentType as string,
+      size: json.size as number,
+      width: (json.width as number | undefined) ?? null,
+      height: (json.height as number | undefined) ?? null,
+      blobHash: json.blobHash as string,
+      createdAt: new Date(json.createdAt as number),
+    });
+  },
+};
+
+/** Files are ordered by name, then ID, comparing code points (PostgreSQL's "C" collation on UTF-8). */
+export function compareFiles(a: Pick<FileEntry, 'name' | 'id'>, b: Pick<FileEntry, 'name' | 'id'>): number {
+  return compareCodePoints(a.name, b.name) || compareCodePoints(a.id, b.id);
+}
+
+function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate (an astral code point) sorts after every other UTF-16 unit, as its UTF-8 bytes do.
+    const surrogate = (c: number) => c >= 0xd800 && c <= 0xdfff;
+    if (surrogate(x) !== surrogate(y)) return surrogate(x) ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+export type RevisionRow = Revision;
+
+/**
+ * A revision read whole: its row, its pages (depth first) and its files. Immutable, like the revision:
+ * once read it may be kept (`ContentCache`) and served again without SQL, and a draft made from it
+ * (src/modules/content/revision-draft.ts) only records what changes.
+ */
+export class RevisionContent {
+  private childLists = new Map<string, readonly string[]>();
+  private nodes: { pages: PageNode[]; byId: Map<string, PageNode> } | null = null;
+
+  constructor(
+    readonly revision: RevisionRow,
+    readonly pages: ContentSequence<PageEntry>,
+    readonly files: ContentSequence<FileEntry>,
+  ) {}
+
+  get id(): string {
+    return this.revision.id;
+  }
+
+  /** Pages and files: what the cache counts. */
+  get size(): number {
+    return this.pages.length + this.files.length;
+  }
+
+  page(id: string): PageEntry | undefined {
+    return this.pages.get(id);
+  }
+
+  /**
+   * The IDs of a page's children (the top level for null), in order: found by stepping from child to
+   * child over each one's descendants, so it costs the number of children, not of pages below.
+   */
+  children(parentId: string | null): readonly string[] {
+    const key = parentId ?? '';
+    let list = this.childLists.get(key);
+    if (list) return list;
+    const ids: string[] = [];
+    let at: number;
+    let end: number;
+    if (parentId === null) {
+      at = 0;
+      end = this.pages.length;
+    } else {
+      const position = this.pages.positionOf(parentId);
+      if (position === -1) return [];
+      at = position + 1;
+      end = at + this.pages.at(position).descendants;
+    }
+    while (at < end) {
+      const child = this.pages.at(at);
+      ids.push(child.id);
+      at += 1 + child.descendants;
+    }
+    list = ids;
+    this.childLists.set(key, list);
+    return list;
+  }
+
+  /** The page tree (made once): top-level pages, each with its children under `pages`, and every node by ID. */
+  tree(): { pages: PageNode[]; byId: Map<string, PageNode> } {
+    if (!this.nodes) {
+      const pages = buildPageTree(this.revision.spaceId, this.pages.entries());
+      const byId = new Map<string, PageNode>();
+      const stack = [...pages];
+      for (let node = stack.pop(); node; node = stack.pop()) {
+        byId.set(node.page.id, node);
+        stack.push(...node.pages);
+      }
+      this.nodes = { pages, byId };
+    }
+    return this.nodes;
+  }
+
+  /** A page and every page below it, depth first (a slice of the sequence). */
+  subtree(id: string): PageEntry[] {
+    const at = this.pages.positionOf(id);
+    if (at === -1) return [];
+    return this.pages.slice(at, at + 1 + this.pages.at(at).descendants);
+  }
+}
+
+const revisionFromJson = (json: Record<string, unknown>): RevisionRow => ({
+  id: json.id as string,
+  spaceId: json.spaceId as string,
+  parents: json.parents as string[],
+  type: json.type as RevisionType,
+  createdById: (json.createdById as string | null) ?? null,
+  gitOid: (json.gitOid as string | null) ?? null,
+  gitMessage: (json.gitMessage as string | null) ?? null,
+  pageTree: (json.pageTree as string | null) ?? null,
+  fileTree: (json.fileTree as string | null) ?? null,
+  createdAt: new Date(`${json.createdAt as string}Z`),
+});
+
+/**
+ * Reads revisions whole, in one statement: their rows, and every node of their page and file trees
+ * (each node once, however many of the revisions share it). Revisions that do not exist are absent
+ * from the answer.
+ */
+export async function readRevisionContents(db: Db, ids: readonly string[], leafCache?: LeafCache): Promise<Map<string, RevisionContent>> {
+  const found = new Map<string, RevisionContent>();
+  if (!ids.length) return found;
+  const [row] = await db.$queryRaw<{ revisions: string | null; nodes: string | null }[]>`
+    WITH RECURSIVE revisions AS (
+      SELECT * FROM "Revision" WHERE "id" = ANY(${[...new Set(ids)]}::text[])
+    ),
+    walk("hash") AS (
+      SELECT "pageTree" FROM revisions WHERE "pageTree" IS NOT NULL
+      UNION SELECT "fileTree" FROM revisions WHERE "fileTree" IS NOT NULL
+      UNION
+      SELECT c.item->>0 FROM walk w JOIN "ContentNode" n ON n."hash" = w."hash" AND n."level" > 0
+      CROSS JOIN LATERAL jsonb_array_elements(n."items") AS c(item)
+    )
+    SELECT (SELECT json_agg(r) FROM revisions r)::text AS "revisions",
+           (SELECT json_agg(json_build_object('hash', n."hash", 'level', n."level", 'items', n."items"))
+              FROM walk w JOIN "ContentNode" n ON n."hash" = w."hash")::text AS "nodes"`;
+  const revisions = row?.revisions ? (JSON.parse(row.revisions) as Record<string, unknown>[]) : [];
+  const nodes = new Map<string, StoredNode>((row?.nodes ? (JSON.parse(row.nodes) as StoredNode[]) : []).map((node) => [node.hash, node]));
+  for (const json of revisions) {
+    const revision = revisionFromJson(json);
+    found.set(
+      revision.id,
+      new RevisionContent(
+        revision,
+        sequenceFromNodes(revision.pageTree, nodes, pageCodec, leafCache?.pages),
+        sequenceFromNodes(revision.fileTree, nodes, fileCodec, leafCache?.files),
+      ),
+    );
+  }
+  return found;
+}
+
+/** Leaves decoded once, by hash: revisions of one space share most of theirs. */
+export interface LeafCache {
+  pages: Map<string, TreeLeaf<PageEntry>>;
+  files: Map<string, TreeLeaf<FileEntry>>;
+}
+
+/** Pages and files the cache holds at most (about 300 bytes each in memory). */
+export const DEFAULT_CONTENT_CACHE_ENTRIES = 200_000;
+
+/**
+ * Revisions read whole, kept by ID (a revision never changes), least recently used first out, bounded
+ * by the pages and files they hold. One per database client (`contentCacheOf`), so tests that open
+ * several databases in one process never share one.
+ */
+export class ContentCache {
+  private readonly revisions = new Map<string, RevisionContent>();
+  private held = 0;
+
+  constructor(readonly maxEntries = DEFAULT_CONTENT_CACHE_ENTRIES) {}
+
+  get(id: string): RevisionContent | undefined {
+    const content = this.revisions.get(id);
+    if (content) {
+      // Most recently used last.
+      this.revisions.delete(id);
+      this.revisions.set(id, content);
+    }
+    return content;
+  }
+
+  remember(content: RevisionContent) {
+    if (content.size > this.maxEntries) return;
+    this.forget(content.id);
+    this.revisions.set(content.id, content);
+    this.held += content.size;
+    for (const [id, oldest] of this.revisions) {
+      if (this.held <= this.maxEntries) break;
+      this.revisions.delete(id);
+      this.held -= oldest.size;
+    }
+  }
+
+  forget(id: string) {
+    const content = this.revisions.get(id);
+    if (!content) return;
+    this.revisions.delete(id);
+    this.held -= content.size;
+  }
+
+  /** Reads under way, by revision: concurrent misses (the tree and the files of one request) share one statement. */
+  readonly reading = new Map<string, Promise<RevisionContent | null>>();
+}
+
+const caches = new WeakMap<object, ContentCache>();
+
+/** The content cache of a database client (made on first use). */
+export function contentCacheOf(db: object): ContentCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new ContentCache()));
+  return cache;
+}
+
+/** Sets the bound of a database client's content cache (the app does, from its configuration). */
+export function configureContentCache(db: object, maxEntries: number) {
+  caches.set(db, new ContentCache(maxEntries));
+}
+
+/**
+ * Revisions read whole, from the cache when held, the others in one statement (then kept). `db` may be
+ * a transaction; `cacheOwner` is the database client whose cache serves (a revision is the same in
+ * every transaction).
+ */
+export async function revisionContents(db: Db, cacheOwner: object, ids: readonly string[]): Promise<Map<string, RevisionContent>> {
+  const cache = contentCacheOf(cacheOwner);
+  const found = new Map<string, RevisionContent>();
+  const waiting: [string, Promise<RevisionContent | null>][] = [];
+  const missing: string[] = [];
+  for (const id of new Set(ids)) {
+    const content = cache.get(id);
+    const reading = cache.reading.get(id);
+    if (content) found.set(id, content);
+    else if (reading) waiting.push([id, reading]);
+    else missing.push(id);
+  }
+  if (missing.length) {
+    const read = readRevisionContents(db, missing);
+    for (const id of missing) {
+      const one = read.then((contents) => contents.get(id) ?? null);
+      one.catch(() => {}).finally(() => cache.reading.delete(id));
+      cache.reading.set(id, one);
+      waiting.push([id, one]);
+    }
+    for (const content of (await read).values()) cache.remember(content);
+  }
+  for (const [id, reading] of waiting) {
+    const content = await reading;
+    if (content) found.set(id, content);
+  }
+  return found;
+}
+
+/** One revision read whole (cached), or null when there is none. */
+export async function revisionContent(db: Db, cacheOwner: object, id: string): Promise<RevisionContent | null> {
+  return (await revisionContents(db, cacheOwner, [id])).get(id) ?? null;
+}
