@@ -26,7 +26,7 @@ import { useSecurityHeaders } from './http/security-headers.ts';
 import { queueDepth } from './jobs/job-queue.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
-import { urlSigningKey } from './modules/content/index.ts';
+import { configureContentCache, urlSigningKey } from './modules/content/index.ts';
 import { userForToken } from './modules/users/index.ts';
 import { useRestApi } from './rest/plugin.ts';
 import { adminRootFieldsOf, edgeRoutesOf } from './rest/route-table.ts';
@@ -78,6 +78,7 @@ export function createApp(options: AppOptions) {
     clock: options.clock ?? systemClock,
     logger,
   };
+  if (config.contentCacheEntries !== undefined) configureContentCache(services.db, config.contentCacheEntries);
   // Read the signed-URL key (file downloads, PDF exports) now rather than in the first request that
   // lists files (`ready()` resolves once it is read; a failure here is retried by that first request).
   const urlKeyRead = urlSigningKey(services.db).then(

@@ -129,6 +129,8 @@ const EnvSchema = z.object({
   IMPORT_MAX_PAGES: positiveInt.default(DEFAULT_IMPORT.maxPages),
   IMPORT_TIMEOUT_MS: positiveInt.default(DEFAULT_IMPORT.timeoutMs),
   IMPORT_MAX_BYTES: positiveInt.default(DEFAULT_IMPORT.maxBytes),
+  /** Pages and files of revisions kept in memory, read whole once (0: none kept). */
+  CONTENT_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000_000).optional(),
 });
 
 export interface Config {
@@ -153,6 +155,8 @@ export interface Config {
   corsOrigins: string[] | '*';
   fetch: FetchConfig;
   imports: ImportConfig;
+  /** Pages and files of whole revisions kept in memory (src/modules/content/revision-content.ts); unset: its default. */
+  contentCacheEntries?: number;
   /** Opens GET /metrics; unset: no metrics. */
   metricsToken?: string;
 }
@@ -226,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     fetch: { allowPrivate: e.FETCH_ALLOW_PRIVATE, timeoutMs: e.FETCH_TIMEOUT_MS, maxBytes: e.FETCH_MAX_BYTES, maxRedirects: e.FETCH_MAX_REDIRECTS },
     imports: { maxPages: e.IMPORT_MAX_PAGES, timeoutMs: e.IMPORT_TIMEOUT_MS, maxBytes: e.IMPORT_MAX_BYTES },
+    contentCacheEntries: e.CONTENT_CACHE_ENTRIES,
     metricsToken: e.METRICS_TOKEN,
   });
 }
@@ -273,6 +278,7 @@ export function buildConfig(input: ConfigInput): Config {
     corsOrigins: input.corsOrigins ?? [],
     fetch: { ...DEFAULT_FETCH, ...input.fetch },
     imports: { ...DEFAULT_IMPORT, ...input.imports },
+    contentCacheEntries: input.contentCacheEntries,
     metricsToken: input.metricsToken,
   };
 }

@@ -1,14 +1,19 @@
 /**
  * Part of `npm run bench` (PostgreSQL: TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres):
- * the built server (`npm run build` → dist/server.js, as `npm start` runs it) against a hand-written
- * node:http + pg route (raw-spaces-server.mjs) serving the same `GET /v1/orgs/{o}/spaces?limit=100`, byte
- * for byte (asserted), on an organization of 1000 members and 500 spaces. Prints, side by side: req/s at
- * 32 connections and its ratio to the raw route, p50 at one connection, SQL statements per request, peak
- * RSS under load, and the server's cold start; then the statement budget of every GET route.
- * Targets (issue §3): REST and GraphQL ≥ 0.3× raw req/s, p50 ≤ 12 ms, RSS ≤ 250 MiB, cold start ≤ 2 s.
+ * the built server (`npm run build` → dist/server.js, as `npm start` runs it) against two hand-written
+ * routes serving the same `GET /v1/orgs/{o}/spaces?limit=100`, byte for byte (asserted): node:http + pg
+ * (raw-spaces-server.mjs) and Express + Prisma (express-prisma-spaces-server.ts), on an organization of
+ * 1000 members and 500 spaces. Prints, side by side: req/s at 32 connections and its ratio to the raw
+ * route and to Express + Prisma, p50 at one connection, SQL statements per request, peak RSS under load,
+ * and the server's cold start; then the statement budget of every GET route.
+ * Targets: REST ≥ 0.33× raw and ≥ 1.1× Express + Prisma (issue 23), GraphQL ≥ 0.3× raw, p50 ≤ 12 ms,
+ * RSS ≤ 250 MiB, cold start ≤ 2 s.
+ * Regression check: the ratios of REST and GraphQL to the raw route are compared with those recorded in
+ * bench-baseline.json; one more than 10 % below its record fails the bench (exit code 1), loudly.
+ * `BENCH_RECORD=1` writes the ratios of this run as the new record (after a change that is meant to cost).
  */
 import { execSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../../src/app.ts';
@@ -112,11 +117,20 @@ await waitFor('http://127.0.0.1:4391/healthz', server);
 const coldStartMs = performance.now() - started;
 const raw = fork(path.join(import.meta.dirname, 'raw-spaces-server.mjs'), [], { env: { ...env, PORT: '4392' }, stdio: 'ignore', execArgv: [] });
 await waitFor('http://127.0.0.1:4392/', raw);
+const expressPrisma = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'express-prisma-spaces-server.ts')], {
+  cwd: root,
+  env: { NODE_ENV: 'production', ...env, PORT: '4393' },
+  stdio: 'ignore',
+});
+await waitFor('http://127.0.0.1:4393/', expressPrisma);
+let regressed = false;
 
 try {
   const ours = await (await fetch(`http://127.0.0.1:4391${restPath}`, { headers })).text();
   const theirs = await (await fetch(`http://127.0.0.1:4392${restPath}`, { headers })).text();
   if (ours !== theirs) throw new Error(`REST and raw JSON differ:\n${ours.slice(0, 600)}\n---\n${theirs.slice(0, 600)}`);
+  const viaExpress = await (await fetch(`http://127.0.0.1:4393${restPath}`, { headers })).text();
+  if (viaExpress !== theirs) throw new Error(`Express + Prisma and raw JSON differ:\n${viaExpress.slice(0, 600)}\n---\n${theirs.slice(0, 600)}`);
   const graph = await (await fetch('http://127.0.0.1:4391/graphql', { method: 'POST', headers, body: gqlBody })).json();
   const rawJson = JSON.parse(theirs);
   // GraphQL keeps the query's field order and its nulls; REST sorts and omits absent fields.
@@ -125,20 +139,53 @@ try {
   if (JSON.stringify(canonical(graph.data.organizationSpaces)) !== JSON.stringify(canonical(rawJson))) throw new Error('GraphQL data differs from the raw route');
 
   const rawRow = await measure('node:http + pg (raw)', raw.pid!, `http://127.0.0.1:4392${restPath}`, 'GET', 3);
-  const rows = [
-    rawRow,
-    await measure('REST GET /v1/orgs/{o}/spaces', server.pid!, `http://127.0.0.1:4391${restPath}`, 'GET', restStatements),
-    await measure('GraphQL organizationSpaces', server.pid!, 'http://127.0.0.1:4391/graphql', 'POST', gqlStatements, gqlBody),
-  ].map((r) => ({ ...r, 'vs raw': `${(r['req/s (32 conn)'] / rawRow['req/s (32 conn)']).toFixed(2)}×` }));
+  const expressRow = await measure('Express + Prisma', expressPrisma.pid!, `http://127.0.0.1:4393${restPath}`, 'GET', 5);
+  const rest = await measure('REST GET /v1/orgs/{o}/spaces', server.pid!, `http://127.0.0.1:4391${restPath}`, 'GET', restStatements);
+  const graphql = await measure('GraphQL organizationSpaces', server.pid!, 'http://127.0.0.1:4391/graphql', 'POST', gqlStatements, gqlBody);
+  const rps = (r: { 'req/s (32 conn)': number }) => r['req/s (32 conn)'];
+  const rows = [rawRow, expressRow, rest, graphql].map((r) => ({
+    ...r,
+    'vs raw': `${(rps(r) / rps(rawRow)).toFixed(2)}×`,
+    'vs Express + Prisma': `${(rps(r) / rps(expressRow)).toFixed(2)}×`,
+  }));
   console.log(`\nSpaces list, 100 of ${SPACES} spaces (${MEMBERS} members), PostgreSQL, ${DURATION} s per load; responses identical byte for byte`);
   console.table(rows);
   console.log(`cold start of dist/server.js on PostgreSQL (spawn → first answer): ${Math.round(coldStartMs)} ms`);
-  console.log('targets: ≥ 0.30× raw req/s, p50 ≤ 12 ms, peak RSS ≤ 250 MiB, cold start ≤ 2000 ms');
+  const ratios = { rest: rps(rest) / rps(rawRow), graphql: rps(graphql) / rps(rawRow) };
+  const goals = [
+    ['REST ≥ 0.33× raw', ratios.rest >= 0.33],
+    ['REST ≥ 1.1× Express + Prisma', rps(rest) / rps(expressRow) >= 1.1],
+    ['GraphQL ≥ 0.30× raw', ratios.graphql >= 0.3],
+    ['p50 ≤ 12 ms', rest['p50 ms (1 conn)'] <= 12 && graphql['p50 ms (1 conn)'] <= 12],
+    ['peak RSS ≤ 250 MiB', rest['peak RSS MiB'] <= 250 && graphql['peak RSS MiB'] <= 250],
+    ['cold start ≤ 2000 ms', coldStartMs <= 2000],
+  ] as const;
+  console.log(`targets: ${goals.map(([goal, met]) => `${goal}: ${met ? 'met' : 'MISSED'}`).join('; ')}`);
+  // The regression check: ratios, not absolute figures (this machine is shared and its speed varies).
+  const baselineFile = path.join(import.meta.dirname, 'bench-baseline.json');
+  const baseline = JSON.parse(readFileSync(baselineFile, 'utf8')) as { ratios: Record<keyof typeof ratios, number> };
+  if (process.env.BENCH_RECORD) {
+    writeFileSync(baselineFile, `${JSON.stringify({ ...baseline, ratios: { rest: Number(ratios.rest.toFixed(3)), graphql: Number(ratios.graphql.toFixed(3)) } }, null, 2)}\n`);
+    console.log(`recorded the ratios of this run in ${path.relative(root, baselineFile)}`);
+  } else {
+    for (const key of Object.keys(ratios) as (keyof typeof ratios)[]) {
+      const floor = baseline.ratios[key] * 0.9;
+      if (ratios[key] < floor) {
+        regressed = true;
+        console.error(
+          `\n!!! REGRESSION: ${key} is ${ratios[key].toFixed(3)}× raw, more than 10 % below its record ${baseline.ratios[key]}× (floor ${floor.toFixed(3)}×, ${path.relative(root, baselineFile)}).\n` +
+            '!!! Find the change that costs it; if the cost is meant, record the new ratios with BENCH_RECORD=1 and say why in the commit.\n',
+        );
+      } else console.log(`regression check: ${key} ${ratios[key].toFixed(3)}× raw ≥ ${floor.toFixed(3)}× (90 % of the record ${baseline.ratios[key]}×)`);
+    }
+  }
   console.log('\nStatement budget per GET route (token, access, page, count), asserted by test/platform/sql-count.test.ts:');
   console.table(Object.entries(ROUTE_BUDGETS).map(([route, budget]) => ({ route, 'max statements': budget })));
 } finally {
   server.kill('SIGTERM');
   raw.kill('SIGTERM');
+  expressPrisma.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 300));
   await store.close();
 }
+if (regressed) process.exit(1);

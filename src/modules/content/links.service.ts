@@ -212,7 +212,7 @@ export async function listFileBacklinks(ctx: Context, source: ContentSource, fil
       FROM "Revision" r
       CROSS JOIN LATERAL content_leaves(r."pageTree") lf
       JOIN "ContentNode" n ON n."hash" = lf."hash" AND n."documents" && ARRAY(SELECT "documentHash" FROM documents)
-      CROSS JOIN LATERAL jsonb_array_elements(n."items") AS e(item)
+      CROSS JOIN LATERAL json_array_elements(n."items") AS e(item)
       WHERE r."id" = ${revisionId} AND e.item ->> 'type' = 'document' AND e.item ->> 'documentHash' IN (SELECT "documentHash" FROM documents)
     )
     SELECT
