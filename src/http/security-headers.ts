@@ -12,7 +12,8 @@ import { findRequestState } from './request-state.ts';
  * - `Content-Security-Policy`: for JSON, `default-src 'none'` — a body opened as a document loads and runs
  *   nothing; for GraphiQL, exactly what that page loads (see `htmlPolicy`).
  * - `Cache-Control: no-store` on every authenticated answer (private data; the admin route's body holds a
- *   new token): no shared or browser cache keeps a copy.
+ *   new token): no shared or browser cache keeps a copy — unless the route set its own (an answer
+ *   addressed by revision, which never changes: `private`, see rest/responses.ts).
  */
 export function useSecurityHeaders(): Plugin {
   const htmlPolicies = new Map<string, string>();
@@ -35,7 +36,7 @@ export function useSecurityHeaders(): Plugin {
       } else {
         headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
       }
-      if (findRequestState(serverContext)?.auth) headers.set('Cache-Control', 'no-store');
+      if (findRequestState(serverContext)?.auth && !headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
     },
   };
 }

@@ -10,7 +10,7 @@ import type { Logger } from '../lib/logger.ts';
 import { describeFailure } from './errors.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { checkUrlText, readJsonObjectBody, RestInputError, requestForSofa } from './request-body.ts';
-import { finalResponse, locationOf, sofaStatusOf } from './responses.ts';
+import { cacheableResponse, finalResponse, locationOf, sofaStatusOf } from './responses.ts';
 import { omitAbsentFields } from './rest-shape.ts';
 import { toRouterPath, type RestRoute, type RouteTable } from './route-table.ts';
 import { requestVariables, type RestRequestValues } from './variables.ts';
@@ -182,7 +182,7 @@ export function useRestApi(options: RestOptions): { plugin: Plugin; documentRout
       const failures = response && failuresByResponse.get(response);
       if (failures) logFailures(failures, requestState.logger);
       if (!response || !state.route) return endResponse(response ?? refusal('rest', 404, `No route ${request.method} ${url.pathname}`));
-      endResponse(finalResponse(state.route, response, state.location, request));
+      endResponse(await cacheableResponse(state.route, finalResponse(state.route, response, state.location, request), request));
     },
   };
   return { plugin, documentRoute };

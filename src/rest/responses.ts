@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { RestRoute } from './route-table.ts';
+
+/** What a cache may do with an `immutable` route's answer: keep it, for its caller only. */
+export const IMMUTABLE_CACHE_CONTROL = 'private, max-age=3600';
 
 /**
  * SOFA answers every route with `Response.json(data, { status: responseStatus })`. For a documented
@@ -29,4 +33,31 @@ export function locationOf(data: unknown): string | undefined {
   const value = data as { urls?: { location?: unknown }; user?: { urls?: { location?: unknown } } } | null | undefined;
   const location = value?.urls?.location ?? value?.user?.urls?.location;
   return typeof location === 'string' ? location : undefined;
+}
+
+/** Whether an `If-None-Match` header lists this entity tag (weak comparison, as RFC 9110 asks of GETs). */
+function matchesTag(ifNoneMatch: string | null, tag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (value: string) => value.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((candidate) => opaque(candidate) === opaque(tag));
+}
+
+/**
+ * An `immutable` route's 200: its body's digest as a strong `ETag`, and a `Cache-Control` that lets the
+ * caller's cache keep it; `304 Not Modified` (no body) when the request already holds that tag.
+ */
+export async function cacheableResponse(route: RestRoute, response: Response, request: Request): Promise<Response> {
+  if (!route.immutable || response.status !== 200 || (request.method !== 'GET' && request.method !== 'HEAD')) return response;
+  const body = await response.text();
+  const tag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  const headers = new Headers(response.headers);
+  headers.set('ETag', tag);
+  headers.set('Cache-Control', IMMUTABLE_CACHE_CONTROL);
+  if (matchesTag(request.headers.get('if-none-match'), tag)) {
+    headers.delete('content-type');
+    headers.delete('content-length');
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(body, { status: 200, headers });
 }

@@ -45,6 +45,12 @@ export interface RestRoute {
    * through this route and, on the GraphQL door, through this root field (the one declaration both read).
    */
   adminOnly?: boolean;
+  /**
+   * The answer never changes for a given URL (content addressed by revision: revisions are immutable).
+   * It carries a strong `ETag` (a digest of the body) and `Cache-Control: private, max-age=3600`; a GET
+   * whose `If-None-Match` holds that tag is answered `304` without a body (rest/responses.ts).
+   */
+  immutable?: boolean;
 }
 
 /** Keys are `Query.<field>` or `Mutation.<field>`. */

@@ -51,7 +51,17 @@ describe('REST surface', () => {
       'POST /orgs/{organizationId}/sites/{siteId}/unpublish',
       'POST /orgs/{organizationId}/spaces',
       'POST /spaces/{spaceId}/change-requests/{changeRequestId}/content',
-    ]);
+    ].concat(
+      // GitBook's content by revision (issue 24).
+      [
+        'GET /spaces/{spaceId}/revisions/{revisionId}',
+        'GET /spaces/{spaceId}/revisions/{revisionId}/files',
+        'GET /spaces/{spaceId}/revisions/{revisionId}/files/{fileId}',
+        'GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}',
+        'GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document',
+        'GET /spaces/{spaceId}/revisions/{revisionId}/pages',
+      ],
+    ).sort());
   });
 
   it('has no two routes on the same method and path', () => {

@@ -126,6 +126,7 @@ describe('statement budget per GET route (token, access, page, count)', () => {
         .replace('{c}', collection.id)
         .replace('{st}', site.id)
         .replace('{s}', space.id)
+        .replace('{rv}', space.revision)
         .replace('{pg}', 'budget-page')
         .replace('{fl}', 'budget-file')
         .replace('{cr}', changeRequest.id)

@@ -30,6 +30,14 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/spaces/{s}/content/files/{fl}': 3,
   'GET /v1/spaces/{s}/content/page/{pg}/links': 3,
   'GET /v1/spaces/{s}/content/files/{fl}/backlinks': 3,
+  // A revision by ID: token, access, the revision (read whole for the revision and its tree: the cache
+  // then holds it); a page or a file by ID reads the revision's row (unless the cache holds it), then it.
+  'GET /v1/spaces/{s}/revisions/{rv}': 3,
+  'GET /v1/spaces/{s}/revisions/{rv}/pages': 3,
+  'GET /v1/spaces/{s}/revisions/{rv}/page/{pg}': 4,
+  'GET /v1/spaces/{s}/revisions/{rv}/page/{pg}/document': 4,
+  'GET /v1/spaces/{s}/revisions/{rv}/files': 4,
+  'GET /v1/spaces/{s}/revisions/{rv}/files/{fl}': 4,
   'GET /v1/spaces/{s}/change-requests': 4,
   'GET /v1/spaces/{s}/change-requests/{cr}': 3,
   // A change request's content: the change request's row (its revision) is one more read.

@@ -10,4 +10,17 @@ export const contentRoutes: RouteTable = {
   'Query.spacePage': { operationId: 'getPageById', method: 'GET', path: '/spaces/{spaceId}/content/page/{pageId}', tags },
   'Query.spaceFileBacklinks': { method: 'GET', path: '/spaces/{spaceId}/content/files/{fileId}/backlinks', tags },
   'Query.spacePageLinks': { method: 'GET', path: '/spaces/{spaceId}/content/page/{pageId}/links', tags },
+  // Addressed by revision: answers that never change carry an ETag (a match is a 304).
+  'Query.revision': { operationId: 'getRevisionById', addition: "GitBook's getRevisionById", method: 'GET', path: '/spaces/{spaceId}/revisions/{revisionId}', tags, immutable: true },
+  'Query.revisionPages': { operationId: 'listPagesInRevisionById', addition: "GitBook's listPagesInRevisionById", method: 'GET', path: '/spaces/{spaceId}/revisions/{revisionId}/pages', tags, immutable: true },
+  'Query.revisionPage': { operationId: 'getPageInRevisionById', addition: "GitBook's getPageInRevisionById", method: 'GET', path: '/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}', tags, immutable: true },
+  'Query.revisionPageDocument': {
+    operationId: 'getPageDocumentInRevisionById', addition: "GitBook's getPageDocumentInRevisionById",
+    method: 'GET',
+    path: '/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document',
+    tags,
+    immutable: true,
+  },
+  'Query.revisionFiles': { operationId: 'listFilesInRevisionById', addition: "GitBook's listFilesInRevisionById", method: 'GET', path: '/spaces/{spaceId}/revisions/{revisionId}/files', tags, immutable: true },
+  'Query.revisionFile': { operationId: 'getFileInRevisionById', addition: "GitBook's getFileInRevisionById", method: 'GET', path: '/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}', tags, immutable: true },
 };

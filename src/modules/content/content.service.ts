@@ -9,7 +9,7 @@ import { documentBudget } from './document-budget.ts';
 import { markdownToDocument } from './markdown-document.ts';
 import { pageJson, pageTreeJson } from './page-json.ts';
 import { buildPageTree } from './page-tree.ts';
-import { fileCodec, pageCodec, revisionContent, type FileEntry, type PageEntry } from './revision-content.ts';
+import { contentCacheOf, fileCodec, pageCodec, revisionContent, type FileEntry, type PageEntry } from './revision-content.ts';
 
 /**
  * Whose content a read serves: the space's active revision, or a change request's revision. The
@@ -29,6 +29,39 @@ export interface ContentSource {
 export async function spaceContentSource(ctx: Context, spaceId: string): Promise<ContentSource> {
   const { space } = await spaceFor(ctx, spaceId, 'read');
   return { space, revisionId: space.revisionId };
+}
+
+/**
+ * A revision of a space the caller may read, by ID (`…/revisions/{revisionId}/…`): any revision of the
+ * space, its change requests' included. A revision of another space is as unknown as one that does not
+ * exist. Its row comes from the content cache when the revision is held; else, run beside the space's
+ * access check, one statement reads it — the whole revision (`whole`: the read that follows needs it and
+ * then finds it in the cache) or its row alone (a page or a file follows).
+ */
+export async function revisionContentSource(ctx: Context, spaceId: string, revisionId: string, whole = false): Promise<ContentSource> {
+  const held = contentCacheOf(ctx.db).get(revisionId)?.revision;
+  const read = async () =>
+    whole
+      ? ((await revisionContent(ctx.db, ctx.db, revisionId))?.revision ?? null)
+      : ctx.db.revision.findUnique({ where: { id: revisionId }, select: { id: true, spaceId: true } });
+  const [{ space }, revision] = await Promise.all([spaceFor(ctx, spaceId, 'read'), held ?? read()]);
+  if (!revision || revision.spaceId !== space.id) throw new NotFoundError(`Revision "${revisionId}" not found in this space`);
+  return { space, revisionId };
+}
+
+/**
+ * The page at `path` in the revision (`…/path/{pagePath}`): a document or a group (GitBook's rule: a link
+ * page has no page of its own), read like `getPage`. The path is found in the revision read whole,
+ * which the cache then keeps: a renderer asks for pages by path, page after page.
+ */
+export async function getPageByPath(ctx: Context, source: ContentSource, path: string, format: DocumentFormat = 'document', computed = true) {
+  const normalized = path.replace(/^\/+|\/+$/g, '');
+  const content = source.revisionId ? await revisionContent(ctx.db, ctx.db, source.revisionId) : null;
+  const entry = content?.pageAtPath(normalized);
+  if (!entry || (entry.type !== 'document' && entry.type !== 'group')) {
+    throw new NotFoundError(`No page at "${normalized}" in this ${source.changeRequest ? 'change request' : 'space'}`);
+  }
+  return getPage(ctx, source, entry.id, format, computed);
 }
 
 /**

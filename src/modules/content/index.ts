@@ -1,5 +1,6 @@
 import './content.schema.ts';
 import './revision-content.schema.ts';
+import './revision-reads.schema.ts';
 import './content.graph.ts';
 import './links.schema.ts';
 import type { DomainModule } from '../domain-module.ts';

@@ -144,6 +144,7 @@ export type RevisionRow = Revision;
 export class RevisionContent {
   private childLists = new Map<string, readonly string[]>();
   private nodes: { pages: PageNode[]; byId: Map<string, PageNode> } | null = null;
+  private byPath: Map<string, PageEntry> | null = null;
 
   constructor(
     readonly revision: RevisionRow,
@@ -162,6 +163,15 @@ export class RevisionContent {
 
   page(id: string): PageEntry | undefined {
     return this.pages.get(id);
+  }
+
+  /** The page at a path (the first in tree order, should two share one), indexed on first use. */
+  pageAtPath(path: string): PageEntry | undefined {
+    if (!this.byPath) {
+      this.byPath = new Map();
+      for (const entry of this.pages.entries()) if (!this.byPath.has(entry.path)) this.byPath.set(entry.path, entry);
+    }
+    return this.byPath.get(path);
   }
 
   /**

@@ -1,0 +1,76 @@
+import { builder } from '../../graphql/builder.ts';
+import { constrained, shaped } from '../../graphql/constraints.ts';
+import { listArgs } from '../../graphql/list.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import { documentShape, pageWithBodyShape } from './content-shapes.ts';
+import { DocumentFormatEnum, mergedFromQuery, RevisionFileList, RevisionFileRef, RevisionPageTree, RevisionRef, revisionReadArgs } from './content.schema.ts';
+import { getFile, getPage, getRevision, listFiles, listPages, revisionContentSource } from './content.service.ts';
+
+/**
+ * Content addressed by revision (GitBook's `…/revisions/{revisionId}/…`): any revision of a space the
+ * caller may read. A revision never changes, so the REST door gives these answers an ETag
+ * (content.rest.ts: `immutable`).
+ */
+const revisionArgs = builder.args((t) => ({
+  spaceId: t.string({ required: true, description: 'ID of the space' }),
+  revisionId: t.string({ required: true, description: 'ID of a revision of the space' }),
+}));
+
+const bodyArgs = builder.args((t) => ({
+  evaluated: t.boolean({ description: 'Accepted for compatibility: documents hold no expressions to evaluate', extensions: constrained({ default: false }) }),
+  dereferenced: t.boolean({ description: 'Accepted for compatibility: documents hold no reusable content to expand', extensions: constrained({ default: false }) }),
+}));
+
+builder.queryFields((t) => ({
+  revision: t.field({
+    type: RevisionRef,
+    description: 'A revision of a space by ID: its page tree (without bodies) and its files',
+    args: { ...revisionArgs, ...revisionReadArgs },
+    resolve: async (_root, args, ctx, info) => getRevision(ctx, await revisionContentSource(ctx, args.spaceId, args.revisionId, true), mergedFromQuery(ctx, info)),
+  }),
+  revisionPages: t.field({
+    type: RevisionPageTree,
+    description: 'The page tree of a revision, without bodies',
+    args: { ...revisionArgs, ...revisionReadArgs },
+    resolve: async (_root, args, ctx) => listPages(ctx, await revisionContentSource(ctx, args.spaceId, args.revisionId, true)),
+  }),
+  revisionPage: t.field({
+    type: 'JSON',
+    description: "A page of a revision: GitBook's RevisionPage, with its child pages and (document pages) its body as `document` or `markdown`",
+    extensions: shaped(pageWithBodyShape),
+    args: {
+      ...revisionArgs,
+      pageId: t.arg.string({ required: true, description: 'ID of the page' }),
+      format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown', extensions: constrained({ default: 'document' }) }),
+      ...bodyArgs,
+      ...revisionReadArgs,
+    },
+    resolve: async (_root, args, ctx) =>
+      getPage(ctx, await revisionContentSource(ctx, args.spaceId, args.revisionId), args.pageId, args.format ?? 'document', args.computed ?? true),
+  }),
+  revisionPageDocument: t.field({
+    type: 'JSON',
+    description: "The body of a document page of a revision, as a structured document (GitBook's JSONDocument)",
+    extensions: shaped(documentShape),
+    args: { ...revisionArgs, pageId: t.arg.string({ required: true, description: 'ID of the page' }), ...bodyArgs, ...revisionReadArgs },
+    resolve: async (_root, args, ctx) => {
+      const page = (await getPage(ctx, await revisionContentSource(ctx, args.spaceId, args.revisionId), args.pageId, 'document', args.computed ?? true)) as {
+        document?: unknown;
+      };
+      if (!page.document) throw new NotFoundError(`Page "${args.pageId}" has no document`);
+      return page.document;
+    },
+  }),
+  revisionFiles: t.field({
+    type: RevisionFileList,
+    description: 'Files of a revision, by name',
+    args: { ...revisionArgs, ...listArgs, ...revisionReadArgs },
+    resolve: async (_root, { spaceId, revisionId, page, limit }, ctx) => listFiles(ctx, await revisionContentSource(ctx, spaceId, revisionId), { page, limit }),
+  }),
+  revisionFile: t.field({
+    type: RevisionFileRef,
+    description: 'A file of a revision',
+    args: { ...revisionArgs, fileId: t.arg.string({ required: true, description: 'ID of the file' }), ...revisionReadArgs },
+    resolve: async (_root, args, ctx) => getFile(ctx, await revisionContentSource(ctx, args.spaceId, args.revisionId), args.fileId),
+  }),
+}));
