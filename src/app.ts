@@ -28,8 +28,9 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { configureContentCache, urlSigningKey } from './modules/content/index.ts';
 import { userForToken } from './modules/users/index.ts';
+import { looksLikeJwt, SITE_READER_FIELDS, siteReaderForToken } from './modules/sites/index.ts';
 import { useRestApi } from './rest/plugin.ts';
-import { adminRootFieldsOf, edgeRoutesOf } from './rest/route-table.ts';
+import { adminRootFieldsOf, edgeRoutesOf, publicRootFieldsOf } from './rest/route-table.ts';
 import { moduleHttpRoutes, restRoutes, schema } from './schema.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -135,7 +136,7 @@ export function createApp(options: AppOptions) {
     context: (initial) => {
       const state = requestStateOf(initial);
       const door = state.door === 'rest' ? 'rest' : 'graphql';
-      return createContext({ ...services, logger: state.logger }, state.auth?.viewer ?? null, state.auth?.instanceAdmin ?? false, door);
+      return createContext({ ...services, logger: state.logger }, state.auth?.viewer ?? null, state.auth?.instanceAdmin ?? false, door, state.auth?.siteReader ?? null);
     },
     plugins: guardRequestHooks(
       [
@@ -151,6 +152,12 @@ export function createApp(options: AppOptions) {
           viewerForToken: (token) => userForToken(services.db, token, services.clock.now()),
           adminToken: config.adminToken,
           adminRootFields: adminRootFieldsOf(restRoutes),
+          publicRootFields: publicRootFieldsOf(restRoutes),
+          siteReaders: {
+            looksLikeToken: looksLikeJwt,
+            readerForToken: (token) => siteReaderForToken(services.db, token, services.clock.now()),
+            rootFields: SITE_READER_FIELDS,
+          },
         }),
         useRequestCaller(),
         ...(rateLimit ? [rateLimit.afterAuthentication] : []),

@@ -2,7 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ForbiddenError, UnauthenticatedError } from '../core/errors.ts';
-import type { Viewer } from '../core/viewer.ts';
+import type { SiteReader, Viewer } from '../core/viewer.ts';
 import { refusal } from '../http/refusal.ts';
 import { findRequestState, requestStateOf, type RequestAuth } from '../http/request-state.ts';
 import { bearerToken } from '../lib/tokens.ts';
@@ -18,9 +18,21 @@ export interface AuthenticationOptions {
    * route table marks `adminOnly` (the one declaration; the REST door reads the same flag).
    */
   adminRootFields: ReadonlySet<string>;
+  /** Root fields any caller may run without a token (the route table's `public` routes). */
+  publicRootFields?: ReadonlySet<string>;
+  /**
+   * A published site's `apiToken` (a JWT): the reader it stands for (null: forged, expired, not one),
+   * and the only root fields such a reader may run (the sites module's).
+   */
+  siteReaders?: {
+    looksLikeToken: (token: string) => boolean;
+    readerForToken: (token: string) => Promise<SiteReader | null>;
+    rootFields: ReadonlySet<string>;
+  };
 }
 
 const ADMIN_ONLY = 'The admin token can only call instance administration routes';
+const SITE_READER_ONLY = "A published site's apiToken reads that site's published content only";
 const INTROSPECTION_FIELDS: ReadonlySet<string> = new Set(['__schema', '__type', '__typename']);
 
 /** Names of the root fields an operation selects, through fragments too. */
@@ -86,6 +98,15 @@ export function useAuthentication(options: AuthenticationOptions): Plugin {
         state.auth = { viewer: null, instanceAdmin: true };
         return;
       }
+      const readers = options.siteReaders;
+      if (readers?.looksLikeToken(token)) {
+        const reader = await readers.readerForToken(token);
+        if (!reader) return endResponse(refusal(state.door, 401, 'Invalid or expired token', challenge));
+        const field = state.rootField?.split('.')[1];
+        if (!graphql && !(field && readers.rootFields.has(field))) return endResponse(refusal(state.door, 403, SITE_READER_ONLY));
+        state.auth = { viewer: null, instanceAdmin: false, siteReader: reader };
+        return;
+      }
       const found = await options.viewerForToken(token);
       if (!found) return endResponse(refusal(state.door, 401, 'Invalid or revoked access token', challenge));
       state.auth = { viewer: found, instanceAdmin: false } satisfies RequestAuth;
@@ -115,8 +136,14 @@ export function useAuthentication(options: AuthenticationOptions): Plugin {
       const auth = authOf(args.contextValue as object);
       if (auth?.anonymous) {
         const fields = rootFieldNames(args.document, args.operationName);
-        if (fields.length > 0 && fields.every((name) => INTROSPECTION_FIELDS.has(name))) return;
+        const open = (name: string) => INTROSPECTION_FIELDS.has(name) || options.publicRootFields?.has(name);
+        if (fields.length > 0 && fields.every(open)) return;
         return setResultAndStopExecution({ errors: [anonymousRefusal()] });
+      }
+      if (auth?.siteReader) {
+        const fields = rootFieldNames(args.document, args.operationName).filter((name) => name !== '__typename');
+        if (fields.length > 0 && fields.every((name) => options.siteReaders?.rootFields.has(name))) return;
+        return setResultAndStopExecution({ errors: [new ForbiddenError(SITE_READER_ONLY)] });
       }
       if (!auth?.instanceAdmin) return;
       const fields = rootFieldNames(args.document, args.operationName).filter((name) => name !== '__typename');

@@ -4,9 +4,9 @@ import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
 import { UnauthenticatedError } from './errors.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
-import type { Viewer } from './viewer.ts';
+import type { SiteReader, Viewer } from './viewer.ts';
 
-export { viewerMayActIn, type Viewer } from './viewer.ts';
+export { viewerMayActIn, type SiteReader, type Viewer } from './viewer.ts';
 
 /** Long-lived services shared by every request of one app instance. */
 export interface AppServices {
@@ -25,11 +25,19 @@ export interface Context extends AppServices {
   /** True only for the ADMIN_TOKEN bearer, which may call nothing but instance administration. */
   instanceAdmin: boolean;
   door: OperationDoor;
+  /** The holder of a published site's `apiToken` (no user): reads that site's published content only. */
+  siteReader: SiteReader | null;
   loaders: Loaders;
 }
 
-export function createContext(services: AppServices, viewer: Viewer | null, instanceAdmin = false, door: OperationDoor = 'graphql'): Context {
-  const context = { ...services, viewer, instanceAdmin, door } as Context;
+export function createContext(
+  services: AppServices,
+  viewer: Viewer | null,
+  instanceAdmin = false,
+  door: OperationDoor = 'graphql',
+  siteReader: SiteReader | null = null,
+): Context {
+  const context = { ...services, viewer, instanceAdmin, door, siteReader } as Context;
   context.loaders = createLoaders(context);
   return context;
 }

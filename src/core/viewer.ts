@@ -19,3 +19,18 @@ export interface Viewer {
 export function viewerMayActIn(viewer: Viewer | null, organizationId: string): boolean {
   return viewer !== null && (viewer.scopeOrganizationId === null || viewer.scopeOrganizationId === organizationId);
 }
+
+/**
+ * A reader of one published site, holding the `apiToken` the URL lookup gave them (never a user): they
+ * may read what that site publishes to them and nothing else (src/modules/sites/site-readers.ts).
+ */
+export interface SiteReader {
+  siteId: string;
+  organizationId: string;
+  /** The share link's key a share-link site was opened with. */
+  shareKey: string | null;
+  /** The visitor's claims (adaptive content): signed ones, and `unsigned` ones the site's schema declares. */
+  claims: Record<string, unknown>;
+  /** A digest of the site's visitor-auth key the visitor's JWT verified against (a new key voids it). */
+  authKeyTag: string | null;
+}

@@ -11,6 +11,8 @@ export interface RestEdgeRoute {
   path: string;
   rootField: string;
   adminOnly: boolean;
+  /** Called without a token (the URL lookup of published sites). */
+  public?: boolean;
   maxBodyBytes?: number;
 }
 
@@ -73,7 +75,7 @@ export function classifier(edge: EdgeRoutes): (request: Request, url: URL) => Cl
           route: `${edge.restBasePath}${route.path}`,
           rootField: route.rootField,
           adminOnly: route.adminOnly,
-          public: false,
+          public: route.public === true,
           bodyLimit: route.maxBodyBytes ?? edge.defaultBodyLimit,
           rateLimit: route.adminOnly ? 'admin' : 'requests',
         };

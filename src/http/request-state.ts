@@ -1,4 +1,4 @@
-import type { Viewer } from '../core/viewer.ts';
+import type { SiteReader, Viewer } from '../core/viewer.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { HttpRoute } from './http-route.ts';
 
@@ -27,8 +27,10 @@ export type RateLimitBucket = 'requests' | 'sso' | 'admin' | 'none';
 export interface RequestAuth {
   viewer: Viewer | null;
   instanceAdmin: boolean;
-  /** No token on the GraphQL door: only an introspection operation may run. */
+  /** No token on the GraphQL door: only an introspection operation (or a public root field) may run. */
   anonymous?: boolean;
+  /** A published site's `apiToken`: only the root fields a site reader may call run. */
+  siteReader?: SiteReader;
 }
 
 /** What the classification says of a request. */

@@ -51,6 +51,12 @@ export interface RestRoute {
    * whose `If-None-Match` holds that tag is answered `304` without a body (rest/responses.ts).
    */
   immutable?: boolean;
+  /**
+   * Called without an access token (a token sent along is ignored): the URL lookup of published sites,
+   * which shows a visitor only what a site shows anyone in their place. Rate-limited as anonymous
+   * requests are; on the GraphQL door the root field runs without a token too.
+   */
+  public?: boolean;
 }
 
 /** Keys are `Query.<field>` or `Mutation.<field>`. */
@@ -71,6 +77,7 @@ export function edgeRoutesOf(table: RouteTable): RestEdgeRoute[] {
     path: route.path,
     rootField,
     adminOnly: route.adminOnly === true,
+    public: route.public === true,
     maxBodyBytes: route.maxBodyBytes,
   }));
 }
@@ -78,6 +85,11 @@ export function edgeRoutesOf(table: RouteTable): RestEdgeRoute[] {
 /** The root fields of the routes only the instance ADMIN_TOKEN may call (the GraphQL door's half of the rule). */
 export function adminRootFieldsOf(table: RouteTable): ReadonlySet<string> {
   return new Set(Object.entries(table).filter(([, route]) => route.adminOnly).map(([key]) => key.split('.')[1]));
+}
+
+/** The root fields callable without a token (the GraphQL door's half of `public`). */
+export function publicRootFieldsOf(table: RouteTable): ReadonlySet<string> {
+  return new Set(Object.entries(table).filter(([, route]) => route.public).map(([key]) => key.split('.')[1]));
 }
 
 /** `{param}` → `:param`, the syntax of SOFA's router. */

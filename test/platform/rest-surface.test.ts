@@ -60,6 +60,12 @@ describe('REST surface', () => {
         'GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}',
         'GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document',
         'GET /spaces/{spaceId}/revisions/{revisionId}/pages',
+        // The URL lookup of published sites and visitor authentication (issue 24).
+        'GET /urls/published',
+        'POST /urls/published',
+        'GET /orgs/{organizationId}/sites/{siteId}/publishing/auth',
+        'PATCH /orgs/{organizationId}/sites/{siteId}/publishing/auth',
+        'POST /orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate',
       ],
     ).sort());
   });

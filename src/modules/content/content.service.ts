@@ -3,6 +3,7 @@ import type { Context } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { decodeCursor, resolveLimit, toPage, type ListArgs, type Page, type SortKey } from '../../core/pagination.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
+import { spaceForSiteReader } from '../sites/index.ts';
 import { spaceFor } from '../spaces/index.ts';
 import { computedMarkdown } from './computed-sources.ts';
 import { documentBudget } from './document-budget.ts';
@@ -39,6 +40,13 @@ export async function spaceContentSource(ctx: Context, spaceId: string): Promise
  * then finds it in the cache) or its row alone (a page or a file follows).
  */
 export async function revisionContentSource(ctx: Context, spaceId: string, revisionId: string, whole = false): Promise<ContentSource> {
+  if (ctx.siteReader) {
+    // A published site's reader reads the published revision of the site's spaces, nothing older or
+    // in progress (sites/site-readers.ts).
+    const space = await spaceForSiteReader(ctx, ctx.siteReader, spaceId);
+    if (space.revisionId !== revisionId) throw new NotFoundError(`Revision "${revisionId}" not found in this space`);
+    return { space, revisionId };
+  }
   const held = contentCacheOf(ctx.db).get(revisionId)?.revision;
   const read = async () =>
     whole

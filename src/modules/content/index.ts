@@ -13,7 +13,8 @@ export const contentModule: DomainModule = { name: 'content', routes: contentRou
 export { MAX_PAGE_MARKDOWN } from './content-limits.ts';
 export { getFile, getPage, getRevision, listFiles, listPages, pageExists, type ContentSource } from './content.service.ts';
 export { RevisionFileRef, DocumentFormatEnum, RevisionFileList, RevisionPageTree, mergedFromQuery, RevisionRef, revisionReadArgs } from './content.schema.ts';
-export { RevisionDraft, slugify, type DraftPage, type DraftFile } from './revision-draft.ts';
+export { RevisionDraft, type DraftPage, type DraftFile } from './revision-draft.ts';
+export { slugify } from '../../lib/slugify.ts';
 export { lockSpaceAt, writeRevision, draftOf, rememberContent, storeNodes } from './revision-writer.ts';
 export { RevisionContent, revisionContent, revisionContents, contentCacheOf, configureContentCache, pageCodec, fileCodec, type PageEntry, type FileEntry } from './revision-content.ts';
 export { rebuildTree, ContentSequence, type Piece } from './content-tree.ts';

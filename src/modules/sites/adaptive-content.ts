@@ -115,3 +115,86 @@ export function checkAdaptiveSchema(jsonSchema: unknown): void {
   }
   if (!valid) throw new BadRequestError(`Invalid "jsonSchema": ${ajv.errorsText(ajv.errors, { dataVar: 'jsonSchema' })}`);
 }
+
+/** A value the evaluator may hold: JSON, nothing else (no functions, no prototypes). */
+type Value = unknown;
+
+/** `object[key]` for own keys of plain objects and arrays only: `constructor`, `__proto__` … are absent. */
+function member(object: Value, key: Value): Value {
+  if (object === null || typeof object !== 'object') return undefined;
+  const name = typeof key === 'number' ? key : String(key);
+  return Object.hasOwn(object as object, name) ? (object as Record<string | number, Value>)[name] : undefined;
+}
+
+function evaluate(node: Expression, scope: { visitor: Value }): Value {
+  switch (node.type) {
+    case 'Literal':
+      return node.value;
+    case 'Identifier':
+      return node.name === 'visitor' ? scope.visitor : undefined;
+    case 'MemberExpression':
+      return member(
+        evaluate(node.object as Expression, scope),
+        node.computed ? evaluate(node.property as Expression, scope) : (node.property as Expression & { name: string }).name,
+      );
+    case 'UnaryExpression': {
+      const value = evaluate(node.argument as Expression, scope);
+      if (node.operator === '!') return !value;
+      if (node.operator === '-') return -(value as number);
+      return +(value as number);
+    }
+    case 'LogicalExpression':
+    case 'BinaryExpression': {
+      const left = evaluate(node.left as Expression, scope);
+      if (node.operator === '&&') return left ? evaluate(node.right as Expression, scope) : left;
+      if (node.operator === '||') return left ? left : evaluate(node.right as Expression, scope);
+      if (node.operator === '??') return left ?? evaluate(node.right as Expression, scope);
+      const right = evaluate(node.right as Expression, scope);
+      switch (node.operator) {
+        case '==':
+        case '===':
+          return left === right;
+        case '!=':
+        case '!==':
+          return left !== right;
+        case '<':
+          return (left as number) < (right as number);
+        case '<=':
+          return (left as number) <= (right as number);
+        case '>':
+          return (left as number) > (right as number);
+        case '>=':
+          return (left as number) >= (right as number);
+        case '-':
+          return (left as number) - (right as number);
+        case '+':
+          return typeof left === 'number' && typeof right === 'number' ? left + right : `${String(left)}${String(right)}`;
+        default:
+          return undefined;
+      }
+    }
+    case 'ConditionalExpression':
+      return evaluate(node.test as Expression, scope) ? evaluate(node.consequent as Expression, scope) : evaluate(node.alternate as Expression, scope);
+    case 'ArrayExpression':
+      return ((node.elements as (Expression | null)[]) ?? []).map((element) => (element ? evaluate(element, scope) : undefined));
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Whether a section or site space shows for a visitor with these claims: no condition shows it to
+ * everyone; a condition is evaluated over `visitor.claims` by a small interpreter of the expressions
+ * `parseCondition` admits (literals, `visitor.…`, comparisons and logic — loose equality compares
+ * strictly). One that does not parse or evaluate hides it.
+ */
+export function conditionHolds(condition: string | null | undefined, claims: Record<string, unknown>): boolean {
+  if (!condition) return true;
+  try {
+    const tree = jsep(condition);
+    checkNode(tree, 'condition');
+    return Boolean(evaluate(tree, { visitor: { claims } }));
+  } catch {
+    return false;
+  }
+}

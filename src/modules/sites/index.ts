@@ -2,6 +2,8 @@ import './site.schema.ts';
 import './site-section.schema.ts';
 import './share-link.schema.ts';
 import './published-site.schema.ts';
+import './publishing-auth.schema.ts';
+import './published-lookup.schema.ts';
 import type { DomainModule } from '../domain-module.ts';
 import { removeSpacesFromSites } from './site-spaces.ts';
 import { siteRoutes } from './sites.rest.ts';
@@ -12,3 +14,5 @@ export const sitesModule: DomainModule = {
   // A space that leaves the organization's content leaves its sites (a section left with none goes).
   events: { 'spaces.removed': (tx, { spaceIds }) => removeSpacesFromSites(tx, spaceIds) },
 };
+
+export { looksLikeJwt, SITE_READER_FIELDS, siteReaderForToken, spaceForSiteReader } from './site-readers.ts';

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength } from '../../core/validate.ts';
-import { slugify } from '../content/index.ts';
+import { slugify } from '../../lib/slugify.ts';
 import { spaceFor } from '../spaces/index.ts';
 import { parseCondition } from './adaptive-content.ts';
 import { siteFor } from './site-access.ts';

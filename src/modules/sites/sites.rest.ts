@@ -30,4 +30,30 @@ export const siteRoutes: RouteTable = {
   'Mutation.createSiteShareLink': { method: 'POST', path: `${site}/share-links`, status: 201, tags },
   'Mutation.updateSiteShareLink': { operationId: 'updateSiteShareLinkById', method: 'PATCH', path: `${site}/share-links/{shareLinkId}`, tags },
   'Mutation.deleteSiteShareLink': { operationId: 'deleteSiteShareLinkById', method: 'DELETE', path: `${site}/share-links/{shareLinkId}`, status: 204, tags },
+  // The URL lookup takes no access token (public): it shows a visitor what the site shows them.
+  'Query.publishedContentByUrl': {
+    operationId: 'resolvePublishedContentByUrl',
+    method: 'POST',
+    path: '/urls/published',
+    tags: ['urls'],
+    public: true,
+    addition: "GitBook's resolvePublishedContentByUrl",
+  },
+  'Query.publishedContentByUrlQuery': {
+    operationId: 'getPublishedContentByUrl',
+    method: 'GET',
+    path: '/urls/published',
+    tags: ['urls'],
+    public: true,
+    addition: "GitBook's getPublishedContentByUrl (deprecated there)",
+  },
+  'Query.sitePublishingAuth': { operationId: 'getSitePublishingAuthById', method: 'GET', path: `${site}/publishing/auth`, tags, addition: "GitBook's getSitePublishingAuthById" },
+  'Mutation.updateSitePublishingAuth': { operationId: 'updateSitePublishingAuthById', method: 'PATCH', path: `${site}/publishing/auth`, tags, addition: "GitBook's updateSitePublishingAuthById" },
+  'Mutation.regenerateSitePublishingAuth': {
+    operationId: 'regenerateSitePublishingAuthById',
+    method: 'POST',
+    path: `${site}/publishing/auth/regenerate`,
+    tags,
+    addition: "GitBook's regenerateSitePublishingAuthById",
+  },
 };

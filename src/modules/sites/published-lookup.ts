@@ -1,0 +1,191 @@
+import { jwtVerify } from 'jose';
+import type { Prisma } from '../../generated/prisma/client.ts';
+import type { Context, SiteReader } from '../../core/context.ts';
+import { BadRequestError, NotFoundError } from '../../core/errors.ts';
+import { checkLength } from '../../core/validate.ts';
+import { conditionHolds } from './adaptive-content.ts';
+import { authKeyTag, issueSiteReaderToken, siteOpenTo } from './site-readers.ts';
+
+/**
+ * "What does this URL show?" (GitBook's resolvePublishedContentByUrl): a published URL — a site's own
+ * `hostname`, or PUBLISHED_URL/<organization>/<basename or site ID> — then a section's path, a site
+ * space's (variant's) path and a page path, resolved to the site, section, site space, space and its
+ * published revision, with an `apiToken` for reading them (site-readers.ts). It takes no access token:
+ * it shows a visitor only what the site shows them — a published site, public or unlisted as it is, a
+ * share-link site with an active link's key (`?shareKey=` in the URL), a visitor-auth site with a JWT
+ * its backend signed with the site's key; sections and site spaces whose conditions hold for the
+ * visitor's claims. Anything else is the same 404 as an unknown URL — or, for a visitor-auth site
+ * without a valid token, where to authenticate. One statement reads the site with its sections, site
+ * spaces and the share link.
+ */
+
+export const MAX_URL = 2048;
+/** Claims a visitor may bring, serialized: they ride in every apiToken. */
+const MAX_CLAIMS_BYTES = 4096;
+
+export interface VisitorInput {
+  jwtToken?: string | null;
+  unsignedClaims?: unknown;
+}
+
+export type PublishedLookup =
+  | {
+      site: string;
+      siteSection?: string;
+      siteSpace: string;
+      space: string;
+      revision: string;
+      pathname: string;
+      basePath: string;
+      siteBasePath: string;
+      apiToken: string;
+      organization: string;
+      shareKey?: string;
+      complete: boolean;
+      canonicalUrl: string;
+    }
+  | { target: 'external'; site: string; redirect: string };
+
+const SITE_QUERY = {
+  include: {
+    sections: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+    siteSpaces: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { space: { select: { id: true, revisionId: true, deletedAt: true } } } },
+  },
+} satisfies Prisma.SiteDefaultArgs;
+
+function parseUrl(text: string): URL {
+  checkLength('url', text, 1, MAX_URL);
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
+  } catch {}
+  throw new BadRequestError('Invalid "url": an absolute http or https URL is expected');
+}
+
+const segmentsOf = (path: string) => path.split('/').filter(Boolean);
+
+/** Decoded path segments; a malformed escape is a 400 naming the URL. */
+function decoded(segments: string[]): string[] {
+  try {
+    return segments.map((segment) => decodeURIComponent(segment));
+  } catch {
+    throw new BadRequestError('Invalid "url": a path segment is not valid percent-encoding');
+  }
+}
+
+/** The visitor's claims: signed ones from their JWT (verified with the site's key), unsigned ones the site's schema declares, under `unsigned`. */
+async function visitorClaims(ctx: Context, site: { publishingAuthKey: string | null; adaptiveSchema: unknown }, visitor: VisitorInput | null | undefined) {
+  let signed: Record<string, unknown> | null = null;
+  if (visitor?.jwtToken && site.publishingAuthKey) {
+    checkLength('visitor.jwtToken', visitor.jwtToken, 1, 8192);
+    try {
+      const { payload } = await jwtVerify(visitor.jwtToken, new TextEncoder().encode(site.publishingAuthKey), { algorithms: ['HS256'], currentDate: ctx.clock.now() });
+      const { iat: _iat, exp: _exp, nbf: _nbf, iss: _iss, aud: _aud, jti: _jti, sub: _sub, ...claims } = payload;
+      signed = claims;
+    } catch {
+      signed = null;
+    }
+  }
+  const declared = Object.keys(((site.adaptiveSchema as { properties?: object } | null)?.properties ?? {}) as object);
+  const unsigned: Record<string, boolean> = {};
+  if (visitor?.unsignedClaims && typeof visitor.unsignedClaims === 'object' && !Array.isArray(visitor.unsignedClaims)) {
+    for (const name of declared) {
+      const value = (visitor.unsignedClaims as Record<string, unknown>)[name];
+      if (typeof value === 'boolean') unsigned[name] = value;
+    }
+  }
+  const claims: Record<string, unknown> = { ...(signed ?? {}), ...(Object.keys(unsigned).length ? { unsigned } : {}) };
+  if (JSON.stringify(claims).length > MAX_CLAIMS_BYTES) throw new BadRequestError(`Invalid "visitor": its claims exceed ${MAX_CLAIMS_BYTES} bytes`);
+  return { claims, verified: signed !== null };
+}
+
+export async function resolvePublishedUrl(ctx: Context, input: { url: string; visitor?: VisitorInput | null; redirectOnError?: boolean | null }): Promise<PublishedLookup> {
+  const url = parseUrl(input.url);
+  const notFound = () => new NotFoundError(`No published content at "${url.origin}${url.pathname}"`);
+  const published = new URL(ctx.config.publishedUrl);
+  const publishedBase = published.pathname.replace(/\/+$/, '');
+  const underPublished = url.host === published.host && (url.pathname === publishedBase || url.pathname.startsWith(`${publishedBase}/`));
+
+  // The site: by its own hostname, or by organization and basename (or ID) under PUBLISHED_URL.
+  let site;
+  let siteBasePath: string;
+  let rest: string[];
+  if (underPublished) {
+    const [organizationId, name, ...after] = decoded(segmentsOf(url.pathname.slice(publishedBase.length)));
+    if (!organizationId || !name) throw notFound();
+    site = await ctx.db.site.findFirst({
+      relationLoadStrategy: 'join',
+      where: { organizationId, OR: [{ basename: name }, { id: name }] },
+      orderBy: { basename: { sort: 'asc', nulls: 'last' } },
+      ...SITE_QUERY,
+    });
+    siteBasePath = `${publishedBase}/${encodeURIComponent(organizationId)}/${encodeURIComponent(name)}/`;
+    rest = after;
+  } else {
+    site = await ctx.db.site.findUnique({ relationLoadStrategy: 'join', where: { hostname: url.hostname.toLowerCase() }, ...SITE_QUERY });
+    siteBasePath = '/';
+    rest = decoded(segmentsOf(url.pathname));
+  }
+  if (!site?.published) throw notFound();
+
+  // Who the visitor is: the share link's key, their verified JWT, their claims.
+  const shareKey = url.searchParams.get('shareKey');
+  if (shareKey !== null) checkLength('shareKey', shareKey, 1, 256);
+  const shareLinkActive =
+    site.visibility === 'share_link' && shareKey !== null
+      ? (await ctx.db.shareLink.count({ where: { siteId: site.id, key: shareKey, active: true } })) > 0
+      : false;
+  const { claims, verified } = await visitorClaims(ctx, site, input.visitor);
+  const reader: SiteReader = {
+    siteId: site.id,
+    organizationId: site.organizationId,
+    shareKey: site.visibility === 'share_link' ? shareKey : null,
+    authKeyTag: site.visibility === 'visitor_auth' && verified && site.publishingAuthKey ? authKeyTag(site.publishingAuthKey) : null,
+    claims,
+  };
+  if (!siteOpenTo({ ...site, shareLinkActive }, reader)) {
+    if (site.visibility === 'visitor_auth' && site.publishingAuthFallbackUrl) {
+      const redirect = new URL(site.publishingAuthFallbackUrl);
+      redirect.searchParams.set('location', url.pathname);
+      return { target: 'external', site: site.id, redirect: redirect.toString() };
+    }
+    throw notFound();
+  }
+
+  // The section, then the site space (variant): by their paths, else the default, among those shown.
+  const consumed: string[] = [];
+  const sections = site.sections.filter((section) => conditionHolds(section.condition, claims));
+  let section = null as (typeof sections)[number] | null;
+  if (site.sections.length > 0) {
+    section = sections.find((s) => !s.isDefault && s.path === rest[0]) ?? null;
+    if (section) consumed.push(rest.shift()!);
+    else section = sections.find((s) => s.isDefault) ?? sections[0] ?? null;
+    if (!section) throw notFound();
+  }
+  const variants = site.siteSpaces.filter(
+    (s) => (section ? s.sectionId === section.id : s.sectionId === null) && s.space.deletedAt === null && s.space.revisionId !== null && conditionHolds(s.condition, claims),
+  );
+  let siteSpace = variants.find((s) => !s.isDefault && s.path === rest[0]) ?? null;
+  if (siteSpace) consumed.push(rest.shift()!);
+  else siteSpace = variants.find((s) => s.isDefault) ?? variants[0] ?? null;
+  if (!siteSpace) throw notFound();
+
+  const basePath = `${siteBasePath}${consumed.map((segment) => `${encodeURIComponent(segment)}/`).join('')}`;
+  const pathname = rest.join('/');
+  const canonical = new URL(`${basePath}${rest.map(encodeURIComponent).join('/')}`, url.origin);
+  return {
+    site: site.id,
+    ...(section ? { siteSection: section.id } : {}),
+    siteSpace: siteSpace.id,
+    space: siteSpace.space.id,
+    revision: siteSpace.space.revisionId!,
+    pathname,
+    basePath,
+    siteBasePath,
+    apiToken: await issueSiteReaderToken(ctx.db, reader, ctx.clock.now()),
+    organization: site.organizationId,
+    ...(reader.shareKey ? { shareKey: reader.shareKey } : {}),
+    complete: true,
+    canonicalUrl: canonical.toString(),
+  };
+}
