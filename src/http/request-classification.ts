@@ -13,6 +13,8 @@ export interface RestEdgeRoute {
   adminOnly: boolean;
   /** Called without a token (the URL lookup of published sites). */
   public?: boolean;
+  /** The last path parameter takes the rest of the path. */
+  restOfPath?: boolean;
   maxBodyBytes?: number;
 }
 
@@ -41,6 +43,7 @@ export function classifier(edge: EdgeRoutes): (request: Request, url: URL) => Cl
     rateLimit: 'requests',
     allowed: null,
     httpRoute: null,
+    restParams: null,
   };
   return (request, url) => {
     const { pathname } = url;
@@ -68,7 +71,7 @@ export function classifier(edge: EdgeRoutes): (request: Request, url: URL) => Cl
     if (underRest) {
       const rest = edge.rest(method === 'HEAD' ? 'GET' : method, pathname.slice(edge.restBasePath.length) || '/');
       if (rest.kind === 'route') {
-        const { route } = rest;
+        const { route, params } = rest;
         return {
           ...base,
           door: 'rest',
@@ -78,6 +81,7 @@ export function classifier(edge: EdgeRoutes): (request: Request, url: URL) => Cl
           public: route.public === true,
           bodyLimit: route.maxBodyBytes ?? edge.defaultBodyLimit,
           rateLimit: route.adminOnly ? 'admin' : 'requests',
+          restParams: route.restOfPath ? params : null,
         };
       }
       // Under the API, a caller is authenticated before learning which routes exist.

@@ -51,6 +51,8 @@ export interface Classification {
   allowed: string[] | null;
   /** The HTTP route a `http-route`, `operations` or `static` request matched, with its path parameters. */
   httpRoute: { route: HttpRoute; params: Record<string, string> } | null;
+  /** REST routes whose last parameter takes the rest of the path: the raw (undecoded) values matched. */
+  restParams: Record<string, string> | null;
 }
 
 /** One request, as every step of the edge sees it. */

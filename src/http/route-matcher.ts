@@ -7,6 +7,8 @@ export interface Routed {
   /** The methods the route answers. */
   methods: readonly string[];
   path: string;
+  /** The template's last `{name}` takes the rest of the path, slashes included (a page path). */
+  restOfPath?: boolean;
 }
 
 export type RouteMatch<R> =
@@ -30,17 +32,23 @@ export function templateParameters(path: string): string[] {
 }
 
 export function routeMatcher<R extends Routed>(routes: readonly R[]): (method: string, path: string) => RouteMatch<R> {
-  // By segment count: a path is only compared with templates of as many segments.
+  // By segment count: a path is only compared with templates of as many segments (or, for a template
+  // whose last parameter takes the rest of the path, at least as many).
   const bySegments = new Map<number, Compiled<R>[]>();
+  const restOfPath: (Compiled<R> & { segments: number })[] = [];
   for (const route of routes) {
-    const pattern = new RegExp(`^${escape(route.path).replace(/\{\w+\}/g, '([^/]+)')}$`);
-    const compiled = { route, methods: route.methods, pattern, names: templateParameters(route.path) };
+    let source = escape(route.path).replace(/\{\w+\}/g, '([^/]+)');
+    if (route.restOfPath) source = source.replace(/\(\[\^\/\]\+\)$/, '(.+)');
+    const compiled = { route, methods: route.methods, pattern: new RegExp(`^${source}$`), names: templateParameters(route.path) };
     const segments = route.path.split('/').length;
-    bySegments.set(segments, [...(bySegments.get(segments) ?? []), compiled]);
+    if (route.restOfPath) restOfPath.push({ ...compiled, segments });
+    else bySegments.set(segments, [...(bySegments.get(segments) ?? []), compiled]);
   }
   return (method, path) => {
     const candidates: { compiled: Compiled<R>; values: string[] }[] = [];
-    for (const compiled of bySegments.get(path.split('/').length) ?? []) {
+    const segments = path.split('/').length;
+    const sized = bySegments.get(segments) ?? [];
+    for (const compiled of restOfPath.length ? [...sized, ...restOfPath.filter((r) => segments >= r.segments)] : sized) {
       const match = compiled.pattern.exec(path);
       if (match) candidates.push({ compiled, values: match.slice(1) });
     }

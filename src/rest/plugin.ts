@@ -178,7 +178,8 @@ export function useRestApi(options: RestOptions): { plugin: Plugin; documentRout
         throw error;
       }
       restStates.set(requestState, state);
-      const response: Response | undefined = await sofa.handleRequest(requestForSofa(request), serverContext as any);
+      const restOfPath = requestState.restParams ? Object.values(requestState.restParams).at(-1) : undefined;
+      const response: Response | undefined = await sofa.handleRequest(requestForSofa(request, restOfPath), serverContext as any);
       const failures = response && failuresByResponse.get(response);
       if (failures) logFailures(failures, requestState.logger);
       if (!response || !state.route) return endResponse(response ?? refusal('rest', 404, `No route ${request.method} ${url.pathname}`));

@@ -59,9 +59,12 @@ export async function readJsonObjectBody(request: Request, limits: { maxBytes: n
  * string itself and coerce their values its own lossy way (see variables.ts); it routes, and our reading
  * of the request provides the values.
  */
-export function requestForSofa(request: Request): Request {
+export function requestForSofa(request: Request, restOfPath?: string): Request {
   const url = new URL(request.url);
   url.search = '';
+  // A parameter taking the rest of the path (`{pagePath}`): one segment for SOFA's router, which
+  // decodes it back into the path it was.
+  if (restOfPath) url.pathname = `${url.pathname.slice(0, url.pathname.length - restOfPath.length)}${restOfPath.replaceAll('/', '%2F')}`;
   const headers = new Headers(request.headers);
   headers.delete('content-length');
   headers.delete('content-type');

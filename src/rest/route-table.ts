@@ -57,6 +57,8 @@ export interface RestRoute {
    * requests are; on the GraphQL door the root field runs without a token too.
    */
   public?: boolean;
+  /** The path's last `{param}` takes the rest of the path, slashes included (GitBook's `{pagePath}`). */
+  restOfPath?: boolean;
 }
 
 /** Keys are `Query.<field>` or `Mutation.<field>`. */
@@ -78,6 +80,7 @@ export function edgeRoutesOf(table: RouteTable): RestEdgeRoute[] {
     rootField,
     adminOnly: route.adminOnly === true,
     public: route.public === true,
+    restOfPath: route.restOfPath === true,
     maxBodyBytes: route.maxBodyBytes,
   }));
 }

@@ -118,6 +118,84 @@ describe('content by revision', () => {
   });
 });
 
+describe('pages by path', () => {
+  it('the path takes the rest of the URL, slashes included; link pages and unknown paths are 404', async () => {
+    const { admin, organizationId } = await buildOrganization(h, 'Paths');
+    const space = await buildSpace(admin, organizationId);
+    const cr = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Tree' }), 201);
+    expectOk(
+      await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+        changes: [
+          { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: '# Guide' } },
+          { operation: 'insert_page', ref: 'install', title: 'Install it', into: 'guide', document: { markdown: '# Install' } },
+        ],
+      }),
+    );
+    const revision = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`)).revision;
+    const nested = await admin.rest('GET', `/v1/spaces/${space.id}/content/path/guide/install-it?format=markdown`);
+    expect(nested.body).toMatchObject({ title: 'Install it', path: 'guide/install-it', markdown: '# Install' });
+    expect(validateGitBookResponse('getPageByPath', nested.status, nested.body, LOOSE)).toEqual([]);
+    const top = expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/revisions/${revision}/path/guide`));
+    expect(top).toMatchObject({ title: 'Guide', pages: [expect.objectContaining({ title: 'Install it' })] });
+    // Encoded slashes are the same path; a trailing slash too.
+    expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/revisions/${revision}/path/guide%2Finstall-it/`));
+    for (const path of ['nope', 'guide/nope', 'guide/install-it/deeper']) restError(await admin.rest('GET', `/v1/spaces/${space.id}/content/path/${path}`), 404);
+    const graph = await admin.gql('query($s: String!, $p: String!) { spacePageByPath(spaceId: $s, pagePath: $p, format: markdown) }', { s: space.id, p: 'guide/install-it' });
+    expect(gqlData(graph, 'spacePageByPath').markdown).toBe('# Install');
+  });
+});
+
+describe('what a revision changed, and documents by ID', () => {
+  it('pages created, edited, moved and deleted, files created, from the first parent; a first revision creates everything', async () => {
+    const { admin, organizationId } = await buildOrganization(h, 'Changes');
+    const space = await buildSpace(admin, organizationId);
+    const merge = async (changes: object[]) => {
+      const cr = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Edit' }), 201);
+      const update = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, { changes }));
+      const merged = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`));
+      return { revision: merged.revision as string, update };
+    };
+    const first = await merge([
+      { operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha' } },
+      { operation: 'insert_page', ref: 'b', title: 'Beta', document: { markdown: '# Beta' } },
+      { operation: 'insert_page', ref: 'c', title: 'Gamma', document: { markdown: '# Gamma' } },
+    ]);
+    const [alpha, beta, gamma] = first.update.changes.map((c: any) => c.page.id);
+    const changesOf = async (revision: string, query = '') => {
+      const res = await admin.rest('GET', `/v1/spaces/${space.id}/revisions/${revision}/changes${query}`);
+      expect(validateGitBookResponse('getRevisionSemanticChanges', res.status, res.body)).toEqual([]);
+      return res.body.changes as any[];
+    };
+    expect((await changesOf(first.revision)).map((c) => [c.type, c.page.title])).toEqual([
+      ['page_created', 'Alpha'],
+      ['page_created', 'Beta'],
+      ['page_created', 'Gamma'],
+    ]);
+    expect(await changesOf(first.revision, '?limit=2')).toHaveLength(2);
+    const second = await merge([
+      { operation: 'update_page', page: alpha, title: 'Alpha 2', document: { markdown: '# Alpha, again' } },
+      { operation: 'update_page', page: gamma, into: alpha },
+      { operation: 'delete_page', page: beta },
+    ]);
+    const changes = await changesOf(second.revision, '?limit=100');
+    const byType = (type: string) => changes.filter((c) => c.type === type);
+    expect(byType('page_edited').find((c) => c.page.id === alpha).attributes).toMatchObject({ title: { before: 'Alpha', after: 'Alpha 2' }, document: { before: expect.any(String), after: expect.any(String) } });
+    expect(byType('page_deleted').map((c) => c.page.id)).toEqual([beta]);
+    expect(byType('page_moved').find((c) => c.page.id === gamma)).toMatchObject({ parent: { after: { id: alpha, title: 'Alpha 2' } } });
+    expect(byType('page_created')).toEqual([]);
+    // The document of the current Alpha, by the ID the change names.
+    const documentId = byType('page_edited').find((c) => c.page.id === alpha).attributes.document.after;
+    const document = await admin.rest('GET', `/v1/spaces/${space.id}/documents/${documentId}`);
+    expect(document.body).toMatchObject({ object: 'document', nodes: [expect.objectContaining({ type: 'heading-1' })] });
+    expect(validateGitBookResponse('getDocumentById', document.status, document.body)).toEqual([]);
+    // A document the space does not hold now (Alpha's first body) or at all: 404.
+    const before = byType('page_edited').find((c) => c.page.id === alpha).attributes.document.before;
+    restError(await admin.rest('GET', `/v1/spaces/${space.id}/documents/${before}`), 404);
+    const other = await buildSpace(admin, organizationId, { title: 'Other' });
+    restError(await admin.rest('GET', `/v1/spaces/${other.id}/documents/${documentId}`), 404);
+  });
+});
+
 const s = useClientServer();
 
 describe('official GitBookAPI client: content by revision', () => {

@@ -60,6 +60,10 @@ describe('REST surface', () => {
         'GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}',
         'GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document',
         'GET /spaces/{spaceId}/revisions/{revisionId}/pages',
+        'GET /spaces/{spaceId}/revisions/{revisionId}/path/{pagePath}',
+        'GET /spaces/{spaceId}/content/path/{pagePath}',
+        'GET /spaces/{spaceId}/revisions/{revisionId}/changes',
+        'GET /spaces/{spaceId}/documents/{documentId}',
         // The URL lookup of published sites and visitor authentication (issue 24).
         'GET /urls/published',
         'POST /urls/published',

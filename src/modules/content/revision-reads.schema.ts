@@ -4,7 +4,8 @@ import { listArgs } from '../../graphql/list.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { documentShape, pageWithBodyShape } from './content-shapes.ts';
 import { DocumentFormatEnum, mergedFromQuery, RevisionFileList, RevisionFileRef, RevisionPageTree, RevisionRef, revisionReadArgs } from './content.schema.ts';
-import { getFile, getPage, getRevision, listFiles, listPages, revisionContentSource } from './content.service.ts';
+import { getFile, getPage, getPageByPath, getRevision, listFiles, listPages, revisionContentSource, spaceContentSource } from './content.service.ts';
+import { documentOfSpace, MAX_SEMANTIC_CHANGES, revisionSemanticChanges } from './revision-changes.ts';
 
 /**
  * Content addressed by revision (GitBook's `…/revisions/{revisionId}/…`): any revision of a space the
@@ -60,6 +61,56 @@ builder.queryFields((t) => ({
       if (!page.document) throw new NotFoundError(`Page "${args.pageId}" has no document`);
       return page.document;
     },
+  }),
+  revisionPageByPath: t.field({
+    type: 'JSON',
+    description: 'A document or group page of a revision by its path (a link page has none): as revisionPage',
+    extensions: shaped(pageWithBodyShape),
+    args: {
+      ...revisionArgs,
+      pagePath: t.arg.string({ required: true, description: 'The page path, slashes included', extensions: constrained({ maxLength: 2048 }) }),
+      format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown', extensions: constrained({ default: 'document' }) }),
+      ...bodyArgs,
+      ...revisionReadArgs,
+    },
+    resolve: async (_root, args, ctx) =>
+      getPageByPath(ctx, await revisionContentSource(ctx, args.spaceId, args.revisionId), args.pagePath, args.format ?? 'document', args.computed ?? true),
+  }),
+  spacePageByPath: t.field({
+    type: 'JSON',
+    description: "A document or group page of the space's current content by its path: as spacePage",
+    extensions: shaped(pageWithBodyShape),
+    args: {
+      spaceId: t.arg.string({ required: true, description: 'ID of the space' }),
+      pagePath: t.arg.string({ required: true, description: 'The page path, slashes included', extensions: constrained({ maxLength: 2048 }) }),
+      format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown', extensions: constrained({ default: 'document' }) }),
+      ...bodyArgs,
+      ...revisionReadArgs,
+    },
+    resolve: async (_root, args, ctx) => getPageByPath(ctx, await spaceContentSource(ctx, args.spaceId), args.pagePath, args.format ?? 'document', args.computed ?? true),
+  }),
+  revisionChanges: t.field({
+    type: 'JSON',
+    description: "What a revision changed from its first parent: pages created, deleted, moved and edited, files created, deleted and edited (GitBook's RevisionSemanticChanges)",
+    extensions: shaped({ type: 'object', required: ['changes'], properties: { changes: { type: 'array', items: { type: 'object' } } } }),
+    args: {
+      ...revisionArgs,
+      limit: t.arg.int({ description: `At most this many changes (default 10, at most ${MAX_SEMANTIC_CHANGES})`, extensions: constrained({ minimum: 1, maximum: MAX_SEMANTIC_CHANGES, default: 10 }) }),
+      ...revisionReadArgs,
+    },
+    // `mergedFrom` (optional in GitBook's schema) is left out: the revision itself names it (getRevisionById).
+    resolve: async (_root, args, ctx) => revisionSemanticChanges(ctx, await revisionContentSource(ctx, args.spaceId, args.revisionId, true), args.limit ?? 10),
+  }),
+  spaceDocument: t.field({
+    type: 'JSON',
+    description: "A document of the space's current content by its ID (the hash of its body), as GitBook's JSONDocument",
+    extensions: shaped(documentShape),
+    args: {
+      spaceId: t.arg.string({ required: true, description: 'ID of the space' }),
+      documentId: t.arg.string({ required: true, description: 'ID of the document' }),
+      schema: t.arg.string({ description: 'current or next (the same here)', extensions: constrained({ enum: ['current', 'next'] }) }),
+    },
+    resolve: async (_root, args, ctx) => documentOfSpace(ctx, await spaceContentSource(ctx, args.spaceId), args.documentId),
   }),
   revisionFiles: t.field({
     type: RevisionFileList,

@@ -17,7 +17,7 @@ import { conditionHolds } from './adaptive-content.ts';
  */
 
 /** Root fields a site reader may call: the reads of published content. */
-export const SITE_READER_FIELDS: ReadonlySet<string> = new Set(['revision', 'revisionPages', 'revisionPage', 'revisionPageDocument', 'revisionFiles', 'revisionFile']);
+export const SITE_READER_FIELDS: ReadonlySet<string> = new Set(['revision', 'revisionPages', 'revisionPage', 'revisionPageDocument', 'revisionFiles', 'revisionFile', 'revisionChanges', 'revisionPageByPath']);
 
 /** A token lives an hour; tokens are issued for windows of ten minutes, so one visitor's token stays the same for ten (renderers cache reads by token). */
 const LIFETIME_SECONDS = 3600;
