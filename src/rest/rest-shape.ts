@@ -3,6 +3,7 @@ import {
   getNullableType,
   isListType,
   isObjectType,
+  isUnionType,
   Kind,
   type GraphQLOutputType,
   type OperationDefinitionNode,
@@ -27,6 +28,18 @@ function walk(value: unknown, type: GraphQLOutputType, selectionSet: SelectionSe
     return;
   }
   const named = getNamedType(type);
+  if (isUnionType(named)) {
+    // The result names no type (no __typename is selected): the member is the one whose fragment's
+    // fields are all there — GraphQL answers every field selected for the matching member, and only those.
+    const record = value as Record<string, unknown>;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind !== Kind.INLINE_FRAGMENT || !selection.typeCondition) continue;
+      const member = named.getTypes().find((t) => t.name === selection.typeCondition!.name.value);
+      const keys = selection.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.alias?.value ?? s.name.value] : []));
+      if (member && keys.every((key) => key in record)) return walk(value, member, selection.selectionSet);
+    }
+    return;
+  }
   if (!isObjectType(named)) return;
   const fields = named.getFields();
   const record = value as Record<string, unknown>;

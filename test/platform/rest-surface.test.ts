@@ -70,6 +70,9 @@ describe('REST surface', () => {
         'GET /orgs/{organizationId}/sites/{siteId}/publishing/auth',
         'PATCH /orgs/{organizationId}/sites/{siteId}/publishing/auth',
         'POST /orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate',
+        'GET /orgs/{organizationId}/sites/{siteId}/customization',
+        'PUT /orgs/{organizationId}/sites/{siteId}/customization',
+        'GET /orgs/{organizationId}/sites/{siteId}/structure',
       ],
     ).sort());
   });

@@ -3,6 +3,7 @@ import './site-section.schema.ts';
 import './share-link.schema.ts';
 import './published-site.schema.ts';
 import './publishing-auth.schema.ts';
+import './site-customization.schema.ts';
 import './published-lookup.schema.ts';
 import type { DomainModule } from '../domain-module.ts';
 import { removeSpacesFromSites } from './site-spaces.ts';

@@ -2,8 +2,9 @@ import type { Site, SiteSection } from '../../generated/prisma/client.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
-import { SITE_CUSTOMIZATION_SHAPE, siteCustomization } from './published-site.ts';
-import { shareKeyBounds, SiteSectionRef } from './site-section.schema.ts';
+import { SITE_CUSTOMIZATION_SHAPE } from './published-site.ts';
+import { customizationOf } from './site-customization.ts';
+import { shareKeyBounds, SiteSectionGroupRef, SiteSectionRef } from './site-section.schema.ts';
 import { SiteRef, sitePath } from './site.schema.ts';
 import { visitorSite } from './site-visitors.ts';
 
@@ -30,7 +31,7 @@ const PublishedSiteRef = builder.objectRef<PublishedSite>('PublishedContentSite'
         required: ['site', 'siteSpaces'],
         properties: { site: SITE_CUSTOMIZATION_SHAPE, siteSpaces: { type: 'object', additionalProperties: SITE_CUSTOMIZATION_SHAPE } },
       }),
-      resolve: (p) => ({ site: siteCustomization(p.site), siteSpaces: {} }),
+      resolve: (p) => ({ site: customizationOf(p.site), siteSpaces: {} }),
     }),
     scripts: t.field({
       type: 'JSON',
@@ -67,6 +68,39 @@ builder.queryFields((t) => ({
         }),
       ]);
       return { site, sections };
+    },
+  }),
+}));
+
+/** A top-level item of a site's navigation: a section, or a group of sections. */
+const SiteStructureItem = builder.unionType('SiteStructureItem', {
+  description: 'A section or a section group at the top level of the navigation',
+  types: [SiteSectionRef, SiteSectionGroupRef],
+  resolveType: (item) => ('path' in item ? SiteSectionRef : SiteSectionGroupRef),
+});
+
+const SiteNavigation = builder.simpleObject('SiteStructure', {
+  description: "A site's navigation as GitBook's getSiteStructure answers it",
+  fields: (t) => ({
+    type: t.string({ description: 'Always `sections`', extensions: constrained({ enum: ['sections'] }) }),
+    structure: t.field({ type: [SiteStructureItem], description: 'Sections and section groups, in navigation order; a group holds its sections' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  siteStructure: t.field({
+    type: SiteNavigation,
+    description: "A site's navigation: its top-level sections and section groups in order, each group with its sections (as publishedSite: members; anyone once published for them)",
+    args: { ...sitePath, shareKey: t.arg.string({ description: 'Key of an active share link of a share-link site', extensions: shareKeyBounds }) },
+    resolve: async (_root, { organizationId, siteId, shareKey }, ctx) => {
+      const site = await visitorSite(ctx, organizationId, siteId, shareKey);
+      const [sections, groups] = await Promise.all([
+        ctx.db.siteSection.findMany({ where: { siteId: site.id, sectionGroupId: null }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
+        ctx.db.siteSectionGroup.findMany({ where: { siteId: site.id }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
+      ]);
+      // Sections and groups share one order at the top level (their order keys compare byte-wise).
+      const items = [...sections, ...groups].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1));
+      return { type: 'sections', structure: items };
     },
   }),
 }));

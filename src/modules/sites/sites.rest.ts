@@ -47,6 +47,9 @@ export const siteRoutes: RouteTable = {
     public: true,
     addition: "GitBook's getPublishedContentByUrl (deprecated there)",
   },
+  'Query.siteStructure': { operationId: 'getSiteStructure', method: 'GET', path: `${site}/structure`, tags, addition: "GitBook's getSiteStructure" },
+  'Query.siteCustomization': { operationId: 'getSiteCustomizationById', method: 'GET', path: `${site}/customization`, tags, addition: "GitBook's getSiteCustomizationById" },
+  'Mutation.updateSiteCustomization': { operationId: 'updateSiteCustomizationById', method: 'PUT', path: `${site}/customization`, tags, addition: "GitBook's updateSiteCustomizationById" },
   'Query.sitePublishingAuth': { operationId: 'getSitePublishingAuthById', method: 'GET', path: `${site}/publishing/auth`, tags, addition: "GitBook's getSitePublishingAuthById" },
   'Mutation.updateSitePublishingAuth': { operationId: 'updateSitePublishingAuthById', method: 'PATCH', path: `${site}/publishing/auth`, tags, addition: "GitBook's updateSitePublishingAuthById" },
   'Mutation.regenerateSitePublishingAuth': {

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Site" ADD COLUMN     "customization" JSONB,
+ADD COLUMN     "customizationUpdatedAt" TIMESTAMP(3);
