@@ -24,6 +24,7 @@ import { openApiSpecsModule } from './modules/openapi-specs/index.ts';
 import { organizationsModule } from './modules/organizations/index.ts';
 import { searchModule } from './modules/search/index.ts';
 import { sitesModule } from './modules/sites/index.ts';
+import { publishedModule } from './modules/published/index.ts';
 import { spacesModule } from './modules/spaces/index.ts';
 import { ssoModule } from './modules/sso/index.ts';
 import { teamsModule } from './modules/teams/index.ts';
@@ -47,6 +48,7 @@ const modules: DomainModule[] = [
   searchModule,
   importsModule,
   sitesModule,
+  publishedModule,
   translationsModule,
   openApiSpecsModule,
   integrationsModule,

@@ -73,6 +73,8 @@ describe('REST surface', () => {
         'GET /orgs/{organizationId}/sites/{siteId}/customization',
         'PUT /orgs/{organizationId}/sites/{siteId}/customization',
         'GET /orgs/{organizationId}/sites/{siteId}/structure',
+        // One request per page of a published site (ours).
+        'GET /published-page',
       ],
     ).sort());
   });

@@ -226,3 +226,71 @@ describe('who may see a site', () => {
     expect(h.store.queries.length - before).toBeLessThanOrEqual(3);
   });
 });
+
+describe('the apiToken also reads the site as published', () => {
+  it('its profile, structure and customization; not another site\'s; sections hidden from the visitor are not there', async () => {
+    const { admin, o, site, sections, base } = await publishedSite();
+    expectOk(await admin.rest('PATCH', `/v1/orgs/${o}/sites/${site.id}/sections/${sections[1].id}`, { condition: 'visitor.claims.unsigned.beta == true' }));
+    const token = (await json(await lookup({ url: `${base}/` }))).body.apiToken as string;
+    const path = `/v1/orgs/${o}/sites/${site.id}`;
+    const structure = await withToken(token, 'GET', `${path}/structure`);
+    expect(structure.status, structure.text).toBe(200);
+    expect(structure.body.structure.map((item: any) => item.id)).toEqual([sections[0].id]);
+    const profile = await withToken(token, 'GET', `${path}/published`);
+    expect(profile.status, profile.text).toBe(200);
+    expect(profile.body.structure.structure.map((s: any) => s.id)).toEqual([sections[0].id]);
+    expect((await withToken(token, 'GET', `${path}/customization`)).body).toMatchObject({ title: 'Docs' });
+    // Writes and management reads stay closed; another site is unknown.
+    expect((await withToken(token, 'PUT', `${path}/customization`, {})).status).toBe(403);
+    expect((await withToken(token, 'GET', `${path}/share-links`)).status).toBe(403);
+    const other = expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites`, { title: 'Other site' }), 201);
+    expect((await withToken(token, 'GET', `/v1/orgs/${o}/sites/${other.id}/structure`)).status).toBe(404);
+  });
+});
+
+describe('one GraphQL query per page', () => {
+  const QUERY = `query($u: String!) { publishedPage(url: $u) {
+    lookup customization pages page
+    structure { type structure { ... on SiteSection { id title siteSpaces { id space { id title } } } ... on SiteSectionGroup { id title } } }
+  } }`;
+  const run = async (url: string) => {
+    const res = await h.app.fetch('http://localhost/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY, variables: { u: url } }) });
+    const body = await res.json();
+    expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+    return body.data.publishedPage;
+  };
+
+  it('draws a page without a token: lookup, structure, customization, tree and page; the same statements for a larger site', async () => {
+    const small = await publishedSite();
+    const view = await run(`${small.base}/getting-started`);
+    expect(view.lookup).toMatchObject({ space: small.spaces[0].id, pathname: 'getting-started' });
+    expect(view.structure.structure.map((s: any) => s.id)).toEqual(small.sections.map((s: any) => s.id));
+    expect(view.customization).toMatchObject({ title: 'Docs' });
+    expect(view.pages.map((p: any) => p.title)).toEqual(['Getting started']);
+    expect(view.page).toMatchObject({ title: 'Getting started', document: { object: 'document' } });
+    // The root of the variant draws its first page.
+    expect((await run(`${small.base}/`)).page.title).toBe('Getting started');
+    // An unknown page: the rest is there, the page is null.
+    expect((await run(`${small.base}/nope`)).page).toBeNull();
+
+    const large = await publishedSite();
+    const cr = expectOk(await large.admin.rest('POST', `/v1/spaces/${large.spaces[0].id}/change-requests`, { subject: 'More' }), 201);
+    expectOk(
+      await large.admin.rest('POST', `/v1/spaces/${large.spaces[0].id}/change-requests/${cr.id}/content`, {
+        changes: Array.from({ length: 40 }, (_, i) => ({ operation: 'insert_page', title: `Extra ${i}`, document: { markdown: `# Extra ${i}` } })),
+      }),
+    );
+    expectOk(await large.admin.rest('POST', `/v1/spaces/${large.spaces[0].id}/change-requests/${cr.id}/merge`));
+    const count = async (url: string) => {
+      await run(url); // warm: the token key, the content cache
+      await new Promise((r) => setTimeout(r, 50));
+      const before = h.store.queries.length;
+      await run(url);
+      await new Promise((r) => setTimeout(r, 50));
+      return h.store.queries.length - before;
+    };
+    const [s, l] = [await count(`${small.base}/getting-started`), await count(`${large.base}/extra-20`)];
+    expect(l).toBe(s);
+    expect(l).toBeLessThanOrEqual(8);
+  });
+});

@@ -11,7 +11,7 @@ export const contentModule: DomainModule = { name: 'content', routes: contentRou
 
 // The public entry of the module: what other modules use.
 export { MAX_PAGE_MARKDOWN } from './content-limits.ts';
-export { getFile, getPage, getRevision, listFiles, listPages, pageExists, type ContentSource } from './content.service.ts';
+export { getFile, getPage, getPageByPath, getRevision, listFiles, listPages, pageExists, revisionContentSource, type ContentSource } from './content.service.ts';
 export { RevisionFileRef, DocumentFormatEnum, RevisionFileList, RevisionPageTree, mergedFromQuery, RevisionRef, revisionReadArgs } from './content.schema.ts';
 export { RevisionDraft, type DraftPage, type DraftFile } from './revision-draft.ts';
 export { slugify } from '../../lib/slugify.ts';
@@ -19,7 +19,7 @@ export { lockSpaceAt, writeRevision, draftOf, rememberContent, storeNodes } from
 export { RevisionContent, revisionContent, revisionContents, contentCacheOf, configureContentCache, pageCodec, fileCodec, type PageEntry, type FileEntry } from './revision-content.ts';
 export { rebuildTree, ContentSequence, type Piece } from './content-tree.ts';
 export { hasConflictMarkers, hashesToMerge, mergeRevisions, sequenceChanges, type MergeConflict } from './three-way-merge.ts';
-export { pageWithBodyShape, documentShape } from './content-shapes.ts';
+export { pageWithBodyShape, pageTreeShape, documentShape } from './content-shapes.ts';
 export { RevisionContentRef } from './revision-content.schema.ts';
 export { contentHash } from './content-hash.ts';
 export { detectImage, type DetectedImage } from './image-types.ts';

@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
 import { MAX_URL, resolvePublishedUrl } from './published-lookup.ts';
 
-const SiteVisitorInput = builder.inputType('SiteVisitorInput', {
+export const SiteVisitorInput = builder.inputType('SiteVisitorInput', {
   description: "Who is visiting (GitBook's SiteVisitorPayload): a JWT the site's backend signed, and claims given unsigned",
   fields: (t) => ({
     type: t.string({ description: 'human or agent', extensions: constrained({ enum: ['human', 'agent'] }) }),

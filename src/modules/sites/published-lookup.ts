@@ -1,5 +1,5 @@
 import { jwtVerify } from 'jose';
-import type { Prisma } from '../../generated/prisma/client.ts';
+import type { Prisma, Site } from '../../generated/prisma/client.ts';
 import type { Context, SiteReader } from '../../core/context.ts';
 import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import { checkLength } from '../../core/validate.ts';
@@ -100,6 +100,17 @@ async function visitorClaims(ctx: Context, site: { publishingAuthKey: string | n
 }
 
 export async function resolvePublishedUrl(ctx: Context, input: { url: string; visitor?: VisitorInput | null; redirectOnError?: boolean | null }): Promise<PublishedLookup> {
+  return (await lookupPublishedUrl(ctx, input)).answer;
+}
+
+/** What the lookup found: its answer, and for content the reader it let in and the site it read. */
+export interface LookupResult {
+  answer: PublishedLookup;
+  reader?: SiteReader;
+  site?: Site;
+}
+
+export async function lookupPublishedUrl(ctx: Context, input: { url: string; visitor?: VisitorInput | null; redirectOnError?: boolean | null }): Promise<LookupResult> {
   const url = parseUrl(input.url);
   const notFound = () => new NotFoundError(`No published content at "${url.origin}${url.pathname}"`);
   const published = new URL(ctx.config.publishedUrl);
@@ -147,7 +158,7 @@ export async function resolvePublishedUrl(ctx: Context, input: { url: string; vi
     if (site.visibility === 'visitor_auth' && site.publishingAuthFallbackUrl) {
       const redirect = new URL(site.publishingAuthFallbackUrl);
       redirect.searchParams.set('location', url.pathname);
-      return { target: 'external', site: site.id, redirect: redirect.toString() };
+      return { answer: { target: 'external', site: site.id, redirect: redirect.toString() } };
     }
     throw notFound();
   }
@@ -173,7 +184,8 @@ export async function resolvePublishedUrl(ctx: Context, input: { url: string; vi
   const basePath = `${siteBasePath}${consumed.map((segment) => `${encodeURIComponent(segment)}/`).join('')}`;
   const pathname = rest.join('/');
   const canonical = new URL(`${basePath}${rest.map(encodeURIComponent).join('/')}`, url.origin);
-  return {
+  const { sections: _sections, siteSpaces: _siteSpaces, ...siteRow } = site;
+  const answer: PublishedLookup = {
     site: site.id,
     ...(section ? { siteSection: section.id } : {}),
     siteSpace: siteSpace.id,
@@ -188,4 +200,5 @@ export async function resolvePublishedUrl(ctx: Context, input: { url: string; vi
     complete: true,
     canonicalUrl: canonical.toString(),
   };
+  return { answer, reader, site: siteRow };
 }

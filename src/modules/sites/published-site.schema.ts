@@ -1,4 +1,5 @@
 import type { Site, SiteSection } from '../../generated/prisma/client.ts';
+import type { Context } from '../../core/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
@@ -7,6 +8,7 @@ import { customizationOf } from './site-customization.ts';
 import { shareKeyBounds, SiteSectionGroupRef, SiteSectionRef } from './site-section.schema.ts';
 import { SiteRef, sitePath } from './site.schema.ts';
 import { visitorSite } from './site-visitors.ts';
+import { conditionHolds } from './adaptive-content.ts';
 
 interface PublishedSite {
   site: Site;
@@ -67,7 +69,9 @@ builder.queryFields((t) => ({
           ...(queryFromInfo({ context: ctx, info, path: ['structure', 'structure'] }) as object),
         }),
       ]);
-      return { site, sections };
+      // A site's reader sees the sections whose conditions hold for their claims.
+      const reader = ctx.siteReader;
+      return { site, sections: reader ? sections.filter((section) => conditionHolds(section.condition, reader.claims)) : sections };
     },
   }),
 }));
@@ -79,7 +83,7 @@ const SiteStructureItem = builder.unionType('SiteStructureItem', {
   resolveType: (item) => ('path' in item ? SiteSectionRef : SiteSectionGroupRef),
 });
 
-const SiteNavigation = builder.simpleObject('SiteStructure', {
+export const SiteNavigation = builder.simpleObject('SiteStructure', {
   description: "A site's navigation as GitBook's getSiteStructure answers it",
   fields: (t) => ({
     type: t.string({ description: 'Always `sections`', extensions: constrained({ enum: ['sections'] }) }),
@@ -92,15 +96,22 @@ builder.queryFields((t) => ({
     type: SiteNavigation,
     description: "A site's navigation: its top-level sections and section groups in order, each group with its sections (as publishedSite: members; anyone once published for them)",
     args: { ...sitePath, shareKey: t.arg.string({ description: 'Key of an active share link of a share-link site', extensions: shareKeyBounds }) },
-    resolve: async (_root, { organizationId, siteId, shareKey }, ctx) => {
-      const site = await visitorSite(ctx, organizationId, siteId, shareKey);
-      const [sections, groups] = await Promise.all([
-        ctx.db.siteSection.findMany({ where: { siteId: site.id, sectionGroupId: null }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
-        ctx.db.siteSectionGroup.findMany({ where: { siteId: site.id }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
-      ]);
-      // Sections and groups share one order at the top level (their order keys compare byte-wise).
-      const items = [...sections, ...groups].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1));
-      return { type: 'sections', structure: items };
-    },
+    resolve: async (_root, { organizationId, siteId, shareKey }, ctx) => siteStructureOf(ctx, (await visitorSite(ctx, organizationId, siteId, shareKey)).id),
   }),
 }));
+
+/**
+ * A site's navigation (getSiteStructure): its top-level sections and groups in order. A site's reader
+ * sees the sections whose conditions hold for their claims. Two statements.
+ */
+export async function siteStructureOf(ctx: Context, siteId: string) {
+  const [sections, groups] = await Promise.all([
+    ctx.db.siteSection.findMany({ where: { siteId, sectionGroupId: null }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
+    ctx.db.siteSectionGroup.findMany({ where: { siteId }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
+  ]);
+  const reader = ctx.siteReader;
+  const shown = reader ? sections.filter((section) => conditionHolds(section.condition, reader.claims)) : sections;
+  // Sections and groups share one order at the top level (their order keys compare byte-wise).
+  const items = [...shown, ...groups].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1));
+  return { type: 'sections', structure: items };
+}

@@ -4,6 +4,7 @@ import type { Context } from '../../core/context.ts';
 import { BadRequestError } from '../../core/errors.ts';
 import { siteCustomization } from './published-site.ts';
 import { siteFor } from './site-access.ts';
+import { visitorSite } from './site-visitors.ts';
 
 /**
  * A site's customization (GitBook's SiteCustomizationSettings): what the last PUT stored, over GitBook's
@@ -117,6 +118,8 @@ export function customizationOf(site: Pick<Site, 'title' | 'customization' | 'cu
 }
 
 export async function getSiteCustomization(ctx: Context, organizationId: string, siteId: string) {
+  // A site's reader (its apiToken) reads its customization too, as the published profile shows it.
+  if (ctx.siteReader) return customizationOf(await visitorSite(ctx, organizationId, siteId));
   return customizationOf((await siteFor(ctx, organizationId, siteId, 'read')).site);
 }
 

@@ -1,11 +1,28 @@
 import type { Site } from '../../generated/prisma/client.ts';
-import type { Context } from '../../core/context.ts';
+import type { Context, SiteReader } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { checkLength } from '../../core/validate.ts';
 import { isMember } from '../organizations/index.ts';
 import { siteActor } from './site-access.ts';
 import { sitePolicy } from './site.policy.ts';
+import { siteOpenTo } from './site-readers.ts';
+
+/**
+ * A site as the holder of its `apiToken` reads it (site-readers.ts): their own site only, while it is
+ * open to them (published; the share link still active; the visitor-auth key the same).
+ */
+async function siteForReader(ctx: Context, reader: SiteReader, organizationId: string, siteId: string): Promise<Site> {
+  const notFound = new NotFoundError(sitePolicy.notFound({ id: siteId, createdById: null }));
+  if (reader.siteId !== siteId || reader.organizationId !== organizationId) throw notFound;
+  const site = await ctx.db.site.findUnique({
+    where: { id: siteId },
+    include: { shareLinks: { where: { key: reader.shareKey ?? '', active: true }, select: { id: true } } },
+  });
+  if (!site || !siteOpenTo({ ...site, shareLinkActive: site.shareLinks.length > 0 }, reader)) throw notFound;
+  const { shareLinks: _links, ...row } = site;
+  return row;
+}
 
 /**
  * A site as its audience reaches it (`GET …/published`, `GET …/sections`): its organization's members
@@ -18,6 +35,7 @@ import { sitePolicy } from './site.policy.ts';
  */
 export async function visitorSite(ctx: Context, organizationId: string, siteId: string, shareKey?: string | null): Promise<Site> {
   checkLength('shareKey', shareKey, 1, 256);
+  if (ctx.siteReader) return siteForReader(ctx, ctx.siteReader, organizationId, siteId);
   const [actor, site] = await Promise.all([siteActor(ctx, organizationId), ctx.db.site.findFirst({ where: { id: siteId, organizationId } })]);
   const notFound = new NotFoundError(sitePolicy.notFound({ id: siteId, createdById: null }));
   if (isMember(actor.membership)) {
