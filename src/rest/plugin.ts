@@ -183,7 +183,9 @@ export function useRestApi(options: RestOptions): { plugin: Plugin; documentRout
       const failures = response && failuresByResponse.get(response);
       if (failures) logFailures(failures, requestState.logger);
       if (!response || !state.route) return endResponse(response ?? refusal('rest', 404, `No route ${request.method} ${url.pathname}`));
-      endResponse(await cacheableResponse(state.route, finalResponse(state.route, response, state.location, request), request));
+      const final = finalResponse(state.route, response, state.location, request);
+      // Only routes whose answers never change pay for the digest (and for an await).
+      endResponse(state.route.immutable ? await cacheableResponse(state.route, final, request) : final);
     },
   };
   return { plugin, documentRoute };
