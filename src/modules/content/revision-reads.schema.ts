@@ -17,6 +17,12 @@ const revisionArgs = builder.args((t) => ({
   revisionId: t.string({ required: true, description: 'ID of a revision of the space' }),
 }));
 
+/** A page by its path: the rest of the URL, slashes included. */
+const pathArgs = builder.args((t) => ({
+  pagePath: t.string({ required: true, description: 'The page path, slashes included', extensions: constrained({ maxLength: 2048 }) }),
+  format: t.field({ type: DocumentFormatEnum, description: 'document (default) or markdown', extensions: constrained({ default: 'document' }) }),
+}));
+
 const bodyArgs = builder.args((t) => ({
   evaluated: t.boolean({ description: 'Accepted for compatibility: documents hold no expressions to evaluate', extensions: constrained({ default: false }) }),
   dereferenced: t.boolean({ description: 'Accepted for compatibility: documents hold no reusable content to expand', extensions: constrained({ default: false }) }),
@@ -66,13 +72,7 @@ builder.queryFields((t) => ({
     type: 'JSON',
     description: 'A document or group page of a revision by its path (a link page has none): as revisionPage',
     extensions: shaped(pageWithBodyShape),
-    args: {
-      ...revisionArgs,
-      pagePath: t.arg.string({ required: true, description: 'The page path, slashes included', extensions: constrained({ maxLength: 2048 }) }),
-      format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown', extensions: constrained({ default: 'document' }) }),
-      ...bodyArgs,
-      ...revisionReadArgs,
-    },
+    args: { ...revisionArgs, ...pathArgs, ...bodyArgs, ...revisionReadArgs },
     resolve: async (_root, args, ctx) =>
       getPageByPath(ctx, await revisionContentSource(ctx, args.spaceId, args.revisionId), args.pagePath, args.format ?? 'document', args.computed ?? true),
   }),
@@ -80,13 +80,7 @@ builder.queryFields((t) => ({
     type: 'JSON',
     description: "A document or group page of the space's current content by its path: as spacePage",
     extensions: shaped(pageWithBodyShape),
-    args: {
-      spaceId: t.arg.string({ required: true, description: 'ID of the space' }),
-      pagePath: t.arg.string({ required: true, description: 'The page path, slashes included', extensions: constrained({ maxLength: 2048 }) }),
-      format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown', extensions: constrained({ default: 'document' }) }),
-      ...bodyArgs,
-      ...revisionReadArgs,
-    },
+    args: { spaceId: t.arg.string({ required: true, description: 'ID of the space' }), ...pathArgs, ...bodyArgs, ...revisionReadArgs },
     resolve: async (_root, args, ctx) => getPageByPath(ctx, await spaceContentSource(ctx, args.spaceId), args.pagePath, args.format ?? 'document', args.computed ?? true),
   }),
   revisionChanges: t.field({

@@ -1,33 +1,10 @@
 import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
 import { SITE_CUSTOMIZATION_SHAPE } from './published-site.ts';
-import { getSiteCustomization, updateSiteCustomization } from './site-customization.ts';
+import { getSiteCustomization, SETTINGS_KEYS, updateSiteCustomization } from './site-customization.ts';
 import { sitePath } from './site.schema.ts';
 
-/** The body of GitBook's updateSiteCustomizationById is the settings object: one argument per key. */
-const SETTINGS_KEYS = [
-  'localizedTitle',
-  'styling',
-  'internationalization',
-  'favicon',
-  'header',
-  'footer',
-  'announcement',
-  'themes',
-  'pdf',
-  'feedback',
-  'aiSearch',
-  'ai',
-  'advancedCustomization',
-  'trademark',
-  'externalLinks',
-  'pagination',
-  'pageActions',
-  'privacyPolicy',
-  'socialPreview',
-  'socialAccounts',
-  'insights',
-] as const;
+/** The body of GitBook's updateSiteCustomizationById is the settings object: one argument per key (SETTINGS_KEYS). */
 
 builder.queryFields((t) => ({
   siteCustomization: t.field({

@@ -97,6 +97,9 @@ const INPUT_SCHEMA = {
 const ajv = new Ajv({ allErrors: false });
 const validInput = ajv.compile(INPUT_SCHEMA);
 
+/** The settings' top-level keys other than `title` (the body fields of the PUT, each a JSON value). */
+export const SETTINGS_KEYS = Object.keys(INPUT_SCHEMA.properties).filter((key) => key !== 'title');
+
 /** Deep merge of plain objects: `over` wins; arrays and other values are replaced whole. */
 function merged(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
