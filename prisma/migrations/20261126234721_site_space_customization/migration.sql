@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SiteSpace" ADD COLUMN     "customization" JSONB;
