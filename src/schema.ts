@@ -25,6 +25,7 @@ import { organizationsModule } from './modules/organizations/index.ts';
 import { searchModule } from './modules/search/index.ts';
 import { sitesModule } from './modules/sites/index.ts';
 import { publishedModule } from './modules/published/index.ts';
+import { appUrlsModule } from './modules/app-urls/index.ts';
 import { spacesModule } from './modules/spaces/index.ts';
 import { ssoModule } from './modules/sso/index.ts';
 import { teamsModule } from './modules/teams/index.ts';
@@ -49,6 +50,7 @@ const modules: DomainModule[] = [
   importsModule,
   sitesModule,
   publishedModule,
+  appUrlsModule,
   translationsModule,
   openApiSpecsModule,
   integrationsModule,

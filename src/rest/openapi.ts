@@ -88,6 +88,7 @@ function responsesOf(generated: Record<string, any>, route: RestRoute, shape: Re
   const responses: Record<string, any> = {};
   if (route.status === 204) responses['204'] = { description: 'No Content' };
   else if (ok) responses[String(route.status ?? 200)] = ok;
+  if (route.resetContentWhenTrue) responses['205'] = { description: 'Reset Content: something was removed' };
   if (route.returnMinimal && route.status !== 204) {
     responses['204'] = { description: 'Done, with `Prefer: return=minimal`: no body (`Preference-Applied: return=minimal`)' };
   }

@@ -29,6 +29,8 @@ export interface RestRequestState extends RestRequestValues {
   /** Set at execution: the route SOFA's router matched, and the created resource's URL for a 201. */
   route?: RestRoute;
   location?: string;
+  /** A `resetContentWhenTrue` route's field answered true. */
+  resetContent?: boolean;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -107,6 +109,7 @@ export function useRestApi(options: RestOptions): { plugin: Plugin; documentRout
         omitAbsentFields(result.data, operation, rootType);
         if (route.answer && result.data[fieldName]) result.data[fieldName] = route.answer(result.data[fieldName], state.query);
         state.location = locationOf(result.data[fieldName]);
+        if (route.resetContentWhenTrue) state.resetContent = result.data[fieldName] === true;
       }
       return result;
     };
@@ -183,7 +186,7 @@ export function useRestApi(options: RestOptions): { plugin: Plugin; documentRout
       const failures = response && failuresByResponse.get(response);
       if (failures) logFailures(failures, requestState.logger);
       if (!response || !state.route) return endResponse(response ?? refusal('rest', 404, `No route ${request.method} ${url.pathname}`));
-      const final = finalResponse(state.route, response, state.location, request);
+      const final = finalResponse(state.route, response, state, request);
       // Only routes whose answers never change pay for the digest (and for an await).
       endResponse(state.route.immutable ? await cacheableResponse(state.route, final, request) : final);
     },

@@ -14,8 +14,13 @@ export function sofaStatusOf(route: RestRoute): 200 | 201 {
   return route.status === 201 ? 201 : 200;
 }
 
-export function finalResponse(route: RestRoute, response: Response, location: string | undefined, request?: Request): Response {
-  if (route.status === 204 && response.status === 200) return new Response(null, { status: 204 });
+export function finalResponse(
+  route: RestRoute,
+  response: Response,
+  { location, resetContent }: { location?: string; resetContent?: boolean },
+  request?: Request,
+): Response {
+  if (route.status === 204 && response.status === 200) return new Response(null, { status: resetContent ? 205 : 204 });
   if (route.returnMinimal && response.status === 200 && /(^|[\s,;])return=minimal\b/i.test(request?.headers.get('prefer') ?? '')) {
     return new Response(null, { status: 204, headers: { 'Preference-Applied': 'return=minimal' } });
   }

@@ -18,6 +18,11 @@ export interface RestRoute {
   path: string;
   /** 200 by default; 201 where it creates; 204 for documented "No Content" operations (empty body). */
   status?: 200 | 201 | 204;
+  /**
+   * With `status: 204`, for a Boolean field: `true` is answered `205 Reset Content` instead (GitBook's
+   * "removed" against "there was nothing to remove"). Both are empty.
+   */
+  resetContentWhenTrue?: boolean;
   tags: string[];
   /** Not in the API description: an addition (from GitBook's API or for instance administration). */
   addition?: string;

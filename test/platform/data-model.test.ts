@@ -83,7 +83,8 @@ describe('foreign keys', () => {
     // the target of a document's link, a page or file ID that names no single row
     // (IDs are the same in every revision; whether the target exists is asked of the revision read);
     // the search index's page (an ID of the space's active revision, replaced with it) and the revision
-    // it reflects (a marker compared with the space's revision, never followed).
+    // it reflects (a marker compared with the space's revision, never followed); the page a site redirect
+    // leads to and the page a former path leads to (page IDs of every revision, asked of the content read).
     const exempt = new Set([
       'SearchPage.pageId',
       'Space.searchRevisionId',
@@ -95,6 +96,8 @@ describe('foreign keys', () => {
       'SamlAssertionUse.providerId',
       'SamlProvider.entityID',
       'SamlProvider.defaultTeamId',
+      'SiteRedirect.pageId',
+      'PagePathRedirect.pageId',
     ]);
     const columns = await h.db.$queryRawUnsafe<{ table: string; column: string }[]>(`
       SELECT table_name::text AS "table", column_name::text AS "column" FROM information_schema.columns

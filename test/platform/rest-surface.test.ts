@@ -73,8 +73,30 @@ describe('REST surface', () => {
         'GET /orgs/{organizationId}/sites/{siteId}/customization',
         'PUT /orgs/{organizationId}/sites/{siteId}/customization',
         'GET /orgs/{organizationId}/sites/{siteId}/structure',
+        // A site space's customization overrides (GitBook's get/override/deleteSiteSpaceCustomizationById).
+        'GET /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
+        'PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
+        'DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
+        // What an application URL shows (GitBook's getContentByUrl), a page's alternates (list*PageMetaLinks).
+        'GET /urls/content',
+        'GET /spaces/{spaceId}/content/page/{pageId}/meta-links',
+        'GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links',
+        // Site spaces, the variants of sections (GitBook's listSiteSpaces, addSpaceToSite, updateSiteSpaceById, deleteSiteSpaceById).
+        'GET /orgs/{organizationId}/sites/{siteId}/site-spaces',
+        'POST /orgs/{organizationId}/sites/{siteId}/site-spaces',
+        'PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
+        'DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
         // One request per page of a published site (ours).
         'GET /published-page',
+        // Site redirects (GitBook's site-redirects operations).
+        'GET /orgs/{organizationId}/sites/{siteId}/redirects',
+        'POST /orgs/{organizationId}/sites/{siteId}/redirects',
+        'PUT /orgs/{organizationId}/sites/{siteId}/redirects',
+        'GET /orgs/{organizationId}/sites/{siteId}/redirect',
+        'PATCH /orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
+        'DELETE /orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
+        // Site search (GitBook's searchSiteContent).
+        'POST /orgs/{organizationId}/sites/{siteId}/search',
       ],
     ).sort());
   });

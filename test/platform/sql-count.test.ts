@@ -75,7 +75,7 @@ describe('SQL statements per request do not grow with the list (no N+1)', () => 
   });
 });
 
-describe('statement budget per GET route (token, access, page, count)', () => {
+describe('statement budget per GET route, and per read sent with a body (token, access, page, count)', () => {
   it('every GET route stays within its budget, for an admin, a reader and a guest, with full pages', { timeout: 120_000 }, async () => {
     const { admin, organizationId: o } = await buildOrganization(h, 'Budget');
     const reader = await buildMember(h, o, 'read');
@@ -115,16 +115,22 @@ describe('statement budget per GET route (token, access, page, count)', () => {
     await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/section-groups`, { title: 'H', sections: [siteSections[3].id] });
     for (const name of ['a', 'b']) await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/share-links`, { name });
     await admin.rest('PUT', `/v1/orgs/${o}/sites/${site.id}/adaptive-schema`, { jsonSchema: { type: 'object', properties: {}, additionalProperties: false } });
+    const budgetSiteSpace = siteSections.flatMap((section: any) => section.siteSpaces).find((siteSpace: any) => siteSpace.space.id === space.id);
+    for (const source of ['/budget', '/other']) {
+      await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/redirects`, { source, destination: { kind: 'site-page', siteSpaceId: budgetSiteSpace.id, pageId: 'budget-page' } });
+    }
     const saml = (await admin.rest('POST', `/v1/orgs/${o}/saml`, { label: 'IdP' })).body;
     await admin.rest('POST', `/v1/orgs/${o}/invites`, { emails: [reader.email.replace('@', '+x@'), 'someone@example.com'] });
     const path = (route: string) =>
       route
-        .slice(4)
+        .slice(route.indexOf(' ') + 1)
         .replace('{o}', o)
         .replace('{u}', reader.userId)
         .replace('{t}', team.id)
         .replace('{c}', collection.id)
         .replace('{st}', site.id)
+        .replace('{ss}', budgetSiteSpace.id)
+        .replace('{spaceUrl}', encodeURIComponent(space.urls.app))
         .replace('{s}', space.id)
         .replace('{rv}', space.revision)
         .replace('{pg}', 'budget-page')
@@ -146,7 +152,10 @@ describe('statement budget per GET route (token, access, page, count)', () => {
         await settle();
         const before = h.store.queries.length;
         const { count, result } = await countQueries(async () => {
-          const answer = await caller.rest('GET', `${path(route)}${route.endsWith('s') ? '?limit=100' : ''}`);
+          // A read sent with a body (site search) is a POST of `{ "query": "budget" }`.
+          const answer = route.startsWith('POST ')
+            ? await caller.rest('POST', `${path(route)}?limit=100`, { query: 'budget' })
+            : await caller.rest('GET', `${path(route)}${route.endsWith('s') ? '?limit=100' : ''}`);
           await settle();
           return answer;
         });

@@ -1,4 +1,4 @@
-// The official client (`GitBookAPI` from @gitbook/api) searching a space and an organization over a
+// The official client (`GitBookAPI` from @gitbook/api) searching a space, an organization and a site over a
 // real HTTP listener, after writing content through change requests.
 import { describe, expect, it } from 'vitest';
 import { expectApiError, useClientServer } from '../support/client-server.ts';
@@ -6,7 +6,7 @@ import { expectApiError, useClientServer } from '../support/client-server.ts';
 const s = useClientServer();
 
 describe('official GitBookAPI client: search', () => {
-  it('searchSpaceContent and searchOrganizationContent, with paging, and a 400 for an empty query', async () => {
+  it('searchSpaceContent, searchOrganizationContent and searchSiteContent, with paging, and a 400 for an empty query', async () => {
     const ada = await s.newUser('Ada');
     const api = ada.api;
     const org = (await api.orgs.createOrganization({ title: 'Searchers' })).data;
@@ -35,5 +35,16 @@ describe('official GitBookAPI client: search', () => {
     expect(org_.items).toMatchObject([{ type: 'space', id: space.id, title: 'Handbook', pages: [{ title: 'Deploying', sections: [{ title: 'Rollback' }] }] }]);
 
     await expectApiError(api.spaces.searchSpaceContent(space.id, { query: '' }), 400);
+
+    // searchSiteContent: the site's published spaces, grouped by space, paged by pages.
+    const site = (await api.orgs.createSite(org.id, { title: 'Handbook site', spaces: [space.id] })).data;
+    const siteFound = (await api.orgs.searchSiteContent(org.id, site.id, { query: 'orbital', scope: { mode: 'all' } })).data;
+    expect(siteFound.count).toBe(2);
+    expect(siteFound.items).toMatchObject([{ type: 'space', id: space.id, title: 'Handbook', pages: [{ title: 'Orbital mechanics', rank: 1 }, { title: 'Deploying', rank: 2 }] }]);
+    const firstOfSite = (await api.orgs.searchSiteContent(org.id, site.id, { query: 'orbital', mode: 'all' }, { limit: 1 })).data;
+    const secondOfSite = (await api.orgs.searchSiteContent(org.id, site.id, { query: 'orbital', mode: 'all' }, { limit: 1, page: firstOfSite.next!.page })).data;
+    expect(secondOfSite.items).toMatchObject([{ id: space.id, pages: [{ title: 'Deploying', rank: 2 }] }]);
+    await expectApiError(api.orgs.searchSiteContent(org.id, site.id, { query: 'x'.repeat(513), scope: { mode: 'all' } }), 400);
+    await expectApiError(api.orgs.searchSiteContent(org.id, 'no-such-site', { query: 'orbital', scope: { mode: 'all' } }), 404);
   });
 });

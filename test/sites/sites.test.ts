@@ -137,7 +137,7 @@ describe('sites', () => {
 
   it("who may: members with a role read; guests nothing; the create role creates; the organization's admins and the site's creator manage (403 for others)", async () => {
     const { o, base, creator, editor, reader, guest, guides } = await world();
-    for (const path of [base, sites(o), `${base}/sections`, `${base}/section-groups`, `${base}/published`, `${base}/share-links`, `${base}/adaptive-schema`]) {
+    for (const path of [base, sites(o), `${base}/sections`, `${base}/section-groups`, `${base}/published`, `${base}/share-links`, `${base}/adaptive-schema`, `${base}/site-spaces`]) {
       restError(await guest.rest('GET', path), 403);
     }
     for (const member of [creator, editor, reader]) {

@@ -79,7 +79,7 @@ export async function writePageRows(db: Db, revisionId: string, rows: readonly P
   const visit = (parentId: string | null) => {
     (children.get(parentId) ?? []).forEach((row, i, list) => {
       const at = entries.length;
-      entries.push({ ...row, parentId, prev: i ? list[i - 1].id : null, descendants: 0 });
+      entries.push({ icon: null, noIndex: false, noRobotsIndex: false, cover: null, ...row, parentId, prev: i ? list[i - 1].id : null, descendants: 0 });
       visit(row.id);
       entries[at] = Object.freeze({ ...entries[at], descendants: entries.length - at - 1 });
     });

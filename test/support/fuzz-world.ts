@@ -72,6 +72,7 @@ export async function buildFuzzWorld(call: Call, organizationId: string, readerI
     fileId: content.files[0].id,
     siteId: site.id,
     siteSectionId: sections.items[0].id,
+    siteSpaceId: sections.items[0].siteSpaces[0].id,
     siteSectionGroupId: group.id,
     shareLinkId: shareLink.id,
     translationSettingsId: translation.id,

@@ -1,5 +1,5 @@
 /**
- * The statement budget of every GET route, authentication included: a get route costs the token
+ * The statement budget of every GET route (and of reads sent with a body, `POST`), authentication included: a get route costs the token
  * lookup, one access statement and one read (≤ 3); a list route the token, access, page and count
  * (≤ 4) — whatever the page length or the relations its REST shape needs. Asserted per route by
  * test/platform/sql-count.test.ts (for an admin, a reader and a guest); `npm run bench` prints this table.
@@ -30,6 +30,12 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/spaces/{s}/content/files/{fl}': 3,
   'GET /v1/spaces/{s}/content/page/{pg}/links': 3,
   'GET /v1/spaces/{s}/content/files/{fl}/backlinks': 3,
+  // A page's alternates: token, access, the revision's tree (unless cached), the sites' other variants,
+  // their spaces' revisions, and those revisions' trees (unless cached) — whatever the number of variants.
+  'GET /v1/spaces/{s}/content/page/{pg}/meta-links': 6,
+  'GET /v1/spaces/{s}/revisions/{rv}/page/{pg}/meta-links': 6,
+  // An application URL: token, access, the read (a page by path: the revision's tree, unless cached).
+  'GET /v1/urls/content?url={spaceUrl}': 3,
   // A revision by ID: token, access, the revision (read whole for the revision and its tree: the cache
   // then holds it); a page or a file by ID reads the revision's row (unless the cache holds it), then it.
   'GET /v1/spaces/{s}/revisions/{rv}': 3,
@@ -72,13 +78,26 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   // `permissions` need the viewer's grants on them: one more statement for the whole page.
   'GET /v1/orgs/{o}/sites/{st}/sections': 6,
   'GET /v1/orgs/{o}/sites/{st}/section-groups': 6,
+  // Site spaces, as sections: the page with each space (joins), its count, and the spaces' grants.
+  'GET /v1/orgs/{o}/sites/{st}/site-spaces': 6,
   'GET /v1/orgs/{o}/sites/{st}/share-links': 5,
   'GET /v1/orgs/{o}/sites/{st}/adaptive-schema': 3,
-  // The site and its sections (with site spaces and spaces), in two statements, and the grants.
-  'GET /v1/orgs/{o}/sites/{st}/published': 6,
+  // The site and its sections (with site spaces and spaces), in two statements, the grants, and the site
+  // spaces whose customization overrides the site's (one statement, however many).
+  'GET /v1/orgs/{o}/sites/{st}/published': 7,
+  // A site space's customization: the site space rides in the site's statement.
+  'GET /v1/orgs/{o}/sites/{st}/site-spaces/{ss}/customization': 3,
+  // Redirects: token, access (the membership, and the site, in parallel), the page, its count; by source:
+  // the site is read with its sections, site spaces and the rule, and a page destination's path is one more.
+  'GET /v1/orgs/{o}/sites/{st}/redirects': 5,
+  'GET /v1/orgs/{o}/sites/{st}/redirect?source=/budget': 4,
   // Search: token, access, the ranked page of results, their sections with excerpts, their ancestors
   // (test/search/search.test.ts asserts it with results; here the budget space has none indexed).
   'GET /v1/spaces/{s}/search?query=budget': 5,
   // … and the spaces the caller can read.
   'GET /v1/orgs/{o}/search?query=budget': 6,
+  // Site search, a read with a body (`{ "query": "budget" }`): token, access (the membership, and the
+  // site with its sections, site spaces and their spaces, in parallel), the ranked page, sections,
+  // ancestors; a reader with the site's apiToken costs 4 (no token lookup, no membership).
+  'POST /v1/orgs/{o}/sites/{st}/search': 6,
 };

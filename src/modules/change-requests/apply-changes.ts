@@ -4,6 +4,7 @@ import { contentHash } from '../content/index.ts';
 import { detectImage } from '../content/index.ts';
 import { resolveLinks } from '../content/index.ts';
 import { RevisionDraft, slugify, type DraftPage, type FileEntry, type RevisionContent } from '../content/index.ts';
+import { FrontMatterError, splitFrontMatter, type FrontMatter } from './page-front-matter.ts';
 import { changeError, MAX_FILE_BYTES, type ComputedSource, type ContentChange, type InsertFilesChange, type InsertPageChange, type UpdatePageChange } from './content-changes.ts';
 
 /**
@@ -33,6 +34,18 @@ export interface ApplyContext {
  * GitBook reads markdown. Read by hand: the regex it replaces (`^\s*#\s+(.+?)\s*#*\s*$`) backtracked in
  * time cubic in a line of spaces (4,000 characters took 49 s).
  */
+/** A change's markdown split from its front matter (a 400 naming the change's body when it is wrong). */
+function frontMatterOf(markdown: string | undefined, index: number): { meta: FrontMatter; markdown: string | undefined } {
+  if (markdown === undefined) return { meta: {}, markdown };
+  try {
+    const { meta, body } = splitFrontMatter(markdown);
+    return { meta: meta ?? {}, markdown: body };
+  } catch (error) {
+    if (error instanceof FrontMatterError) throw changeError(index, 'document.markdown', error.message);
+    throw error;
+  }
+}
+
 export function titleFromMarkdown(markdown: string): string | undefined {
   const line = firstNonBlankLine(markdown).trim();
   if (!line.startsWith('#')) return undefined;
@@ -151,8 +164,8 @@ function insertPage(
     if (draft.pageAtPath(change.ref.replace(/\.md$/, ''))) throw changeError(index, 'ref', `"${change.ref}" is the path of an existing page`);
   }
   const computed = change.type === 'computed';
-  const markdown = computed ? undefined : change.document!.markdown!;
-  const title = change.title ?? (markdown === undefined ? undefined : titleFromMarkdown(markdown)) ?? 'Untitled';
+  const { meta, markdown } = frontMatterOf(computed ? undefined : change.document!.markdown!, index);
+  const title = meta.title ?? change.title ?? (markdown === undefined ? undefined : titleFromMarkdown(markdown)) ?? 'Untitled';
   let slug: string;
   if (change.slug) {
     if (draft.slugTaken(parentId, change.slug)) throw changeError(index, 'slug', `a sibling page already has the slug "${change.slug}"`);
@@ -162,10 +175,14 @@ function insertPage(
     id: newId(),
     type: computed ? 'computed' : 'document',
     title,
-    emoji: change.emoji || null,
-    description: change.description || null,
-    hidden: change.hidden ?? false,
-    layout: null,
+    emoji: (meta.emoji ?? change.emoji) || null,
+    icon: (meta.icon ?? change.icon) || null,
+    description: (meta.description ?? change.description) || null,
+    hidden: meta.hidden ?? change.hidden ?? false,
+    noIndex: meta.noIndex ?? change.noIndex ?? false,
+    noRobotsIndex: meta.noRobotsIndex ?? change.noRobotsIndex ?? false,
+    cover: meta.cover ?? null,
+    layout: meta.layout ?? null,
     computed: computed ? (change.computed as Prisma.JsonValue) : null,
     slug,
     documentHash: null,
@@ -198,6 +215,9 @@ function updatePage(
   if (change.emoji !== undefined) page.emoji = change.emoji || null;
   if (change.description !== undefined) page.description = change.description || null;
   if (change.hidden !== undefined) page.hidden = change.hidden;
+  if (change.icon !== undefined) page.icon = change.icon || null;
+  if (change.noIndex !== undefined) page.noIndex = change.noIndex;
+  if (change.noRobotsIndex !== undefined) page.noRobotsIndex = change.noRobotsIndex;
   if (change.slug) {
     if (draft.slugTaken(parentId, change.slug, page.id)) throw changeError(index, 'slug', `a sibling page already has the slug "${change.slug}"`);
     page.slug = change.slug;
@@ -211,11 +231,26 @@ function updatePage(
   }
   if (change.document?.markdown !== undefined) {
     if (page.type !== 'document') throw changeError(index, 'document', `a ${page.type} page has no body`);
-    page.markdown = change.document.markdown;
+    const { meta, markdown } = frontMatterOf(change.document.markdown, index);
+    applyFrontMatter(page, meta);
+    page.markdown = markdown;
     newBodies.add(page.id);
   }
   page.updatedAt = now;
   touch(page.id, 'updated_page');
+}
+
+/** The page metadata a body's front matter sets (it takes precedence over the change's fields). */
+function applyFrontMatter(page: DraftPage, meta: FrontMatter) {
+  if (meta.title !== undefined && meta.title !== '') page.title = meta.title;
+  if (meta.emoji !== undefined) page.emoji = meta.emoji || null;
+  if (meta.icon !== undefined) page.icon = meta.icon || null;
+  if (meta.description !== undefined) page.description = meta.description || null;
+  if (meta.hidden !== undefined) page.hidden = meta.hidden;
+  if (meta.noIndex !== undefined) page.noIndex = meta.noIndex;
+  if (meta.noRobotsIndex !== undefined) page.noRobotsIndex = meta.noRobotsIndex;
+  if (meta.cover !== undefined) page.cover = meta.cover;
+  if (meta.layout !== undefined) page.layout = meta.layout;
 }
 
 /** Puts a page back as it is in `rows` (another revision): 'removed' when it was not there, null when in neither. */
@@ -234,8 +269,12 @@ function revertPage(draft: RevisionDraft, pageId: string, other: RevisionContent
     type: then.type,
     title: then.title,
     emoji: then.emoji,
+    icon: then.icon,
     description: then.description,
     hidden: then.hidden,
+    noIndex: then.noIndex,
+    noRobotsIndex: then.noRobotsIndex,
+    cover: then.cover,
     layout: then.layout,
     computed: then.computed,
     slug: then.slug,

@@ -5,7 +5,7 @@ import { ConflictError } from '../../core/errors.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { RevisionDraft, rememberContent, revisionContents, type RevisionContent } from '../content/index.ts';
-import { lockSpaceAt, writeRevision } from '../content/index.ts';
+import { lockSpaceAt, recordPagePathRedirects, writeRevision } from '../content/index.ts';
 import { updateSearchIndex } from '../search/index.ts';
 import { hasConflictMarkers, hashesToMerge, mergeRevisions, type MergeConflict } from '../content/index.ts';
 import { changeRequestPolicy } from './change-request.policy.ts';
@@ -126,6 +126,8 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRe
     const content = await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [main, cr.revisionId], type: 'merge', createdById: viewerOf(ctx).user.id, createdAt: now, draft });
     await tx.space.update({ where: { id: space.id }, data: { revisionId, updatedAt: now } });
     await updateSearchIndex(tx, space.id, content, ctx.db);
+    // Pages it moved or renamed keep their old paths working on published sites.
+    await recordPagePathRedirects(tx, space.id, main, content, ctx.db);
     const { count } = await tx.changeRequest.updateMany({
       where: { id: cr.id, revisionId: cr.revisionId, status: { in: ['draft', 'open'] } },
       data: { status: 'merged', revisionMergedId: revisionId, mergedAt: now, mergedById: viewerOf(ctx).user.id, updatedAt: now, conflicts: [] },

@@ -29,8 +29,16 @@ const pageFields = {
   title: title.optional(),
   slug: slug.optional(),
   emoji: emoji.optional(),
+  /** An icon name (GitBook's Icon); empty removes it. */
+  icon: z
+    .string()
+    .max(50)
+    .regex(/^$|^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'an icon name: lower-case letters, digits and dashes')
+    .optional(),
   description: z.string().max(MAX_DESCRIPTION).optional(),
   hidden: z.boolean().optional(),
+  noIndex: z.boolean().optional(),
+  noRobotsIndex: z.boolean().optional(),
 };
 
 /**

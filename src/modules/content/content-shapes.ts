@@ -72,7 +72,16 @@ function revisionPage(children: Schema): Schema {
       createdAt: dateTime,
       updatedAt: dateTime,
       emoji: string,
+      icon: string,
       description: string,
+      noIndex: boolean,
+      noRobotsIndex: boolean,
+      cover: {
+        type: 'object',
+        description: "GitBook's RevisionPageDocumentCover: `ref` (a file or URL), `yPos`, optionally `refDark`, `height`",
+        required: ['yPos'],
+        properties: { ref: { type: 'object' }, refDark: { type: 'object' }, yPos: { type: 'number' }, height: { type: 'number' } },
+      },
       computed: {
         type: 'object',
         description: 'Its source: `{ type: "builtin:openapi", props, dependencies: { spec: { ref: { kind: "openapi", spec } } } }`',

@@ -31,6 +31,21 @@ export const contentRoutes: RouteTable = {
     addition: "GitBook's getPageInRevisionByPath",
   },
   'Query.spacePageByPath': { operationId: 'getPageByPath', method: 'GET', path: '/spaces/{spaceId}/content/path/{pagePath}', tags, restOfPath: true, addition: "GitBook's getPageByPath" },
+  // Not immutable: a page's alternates follow the sites' variants, which change.
+  'Query.spacePageMetaLinks': {
+    operationId: 'listSpacePageMetaLinks',
+    method: 'GET',
+    path: '/spaces/{spaceId}/content/page/{pageId}/meta-links',
+    tags,
+    addition: "GitBook's listSpacePageMetaLinks",
+  },
+  'Query.revisionPageMetaLinks': {
+    operationId: 'listRevisionPageMetaLinks',
+    method: 'GET',
+    path: '/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links',
+    tags,
+    addition: "GitBook's listRevisionPageMetaLinks",
+  },
   'Query.revisionChanges': {
     operationId: 'getRevisionSemanticChanges',
     method: 'GET',

@@ -11,11 +11,12 @@ export const contentModule: DomainModule = { name: 'content', routes: contentRou
 
 // The public entry of the module: what other modules use.
 export { MAX_PAGE_MARKDOWN } from './content-limits.ts';
-export { getFile, getPage, getPageByPath, getRevision, listFiles, listPages, pageExists, revisionContentSource, type ContentSource } from './content.service.ts';
+export { getFile, getPage, getPageByPath, getRevision, listFiles, listPages, pageExists, revisionContentSource, spaceContentSource, type ContentSource } from './content.service.ts';
 export { RevisionFileRef, DocumentFormatEnum, RevisionFileList, RevisionPageTree, mergedFromQuery, RevisionRef, revisionReadArgs } from './content.schema.ts';
 export { RevisionDraft, type DraftPage, type DraftFile } from './revision-draft.ts';
 export { slugify } from '../../lib/slugify.ts';
 export { lockSpaceAt, writeRevision, draftOf, rememberContent, storeNodes } from './revision-writer.ts';
+export { recordPagePathRedirects } from './page-path-redirects.ts';
 export { RevisionContent, revisionContent, revisionContents, contentCacheOf, configureContentCache, pageCodec, fileCodec, type PageEntry, type FileEntry } from './revision-content.ts';
 export { rebuildTree, ContentSequence, type Piece } from './content-tree.ts';
 export { hasConflictMarkers, hashesToMerge, mergeRevisions, sequenceChanges, type MergeConflict } from './three-way-merge.ts';

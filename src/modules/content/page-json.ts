@@ -53,7 +53,12 @@ export function pageJson(node: PageNode, appUrl: string): Record<string, unknown
     updatedAt: page.updatedAt.toISOString(),
   };
   if (page.emoji) json.emoji = page.emoji;
+  if (page.icon) json.icon = page.icon;
   if (page.description) json.description = page.description;
+  // Set only when true (GitBook's default is false), so pages that never set them read as before.
+  if (page.noIndex) json.noIndex = true;
+  if (page.noRobotsIndex) json.noRobotsIndex = true;
+  if (page.cover && hasOwnPage(page)) json.cover = page.cover;
   if (page.type === 'computed' && page.computed) json.computed = page.computed;
   if (hasOwnPage(page)) {
     json.urls = { app: pageAppUrl(node, appUrl) };

@@ -48,8 +48,17 @@ ContentPageRef.implement({
     slug: t.string({ resolve: (n) => n.page.slug }),
     path: t.string({ description: 'Slugs from the top level, joined by /', resolve: (n) => n.page.path }),
     emoji: t.string({ nullable: true, resolve: (n) => n.page.emoji || null }),
+    icon: t.string({ nullable: true, description: 'An icon name, shown beside the title', resolve: (n) => n.page.icon || null }),
     description: t.string({ nullable: true, resolve: (n) => n.page.description || null }),
     hidden: t.boolean({ description: 'Left out of the table of contents', resolve: (n) => n.page.hidden }),
+    noIndex: t.boolean({ nullable: true, description: 'Left out of search (set only when true)', resolve: (n) => n.page.noIndex || null }),
+    noRobotsIndex: t.boolean({ nullable: true, description: 'Left out of search engines (set only when true)', resolve: (n) => n.page.noRobotsIndex || null }),
+    cover: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: "Document pages only: GitBook's RevisionPageDocumentCover (the image above the page)",
+      resolve: (n) => (hasOwnPage(n.page) ? (n.page.cover ?? null) : null),
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (n) => n.page.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (n) => n.page.updatedAt }),
     urls: t.field({

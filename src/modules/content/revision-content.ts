@@ -19,12 +19,19 @@ export interface PageEntry {
   readonly type: PageType;
   readonly title: string;
   readonly emoji: string | null;
+  /** GitBook's page icon (an icon name), set instead of or beside the emoji. */
+  readonly icon: string | null;
   readonly slug: string;
   readonly path: string;
   readonly description: string | null;
   /** The body (a `Document`), for pages that have one. */
   readonly documentHash: string | null;
   readonly hidden: boolean;
+  /** Left out of search (GitBook's `noIndex`), and of search engines' indexes (`noRobotsIndex`). */
+  readonly noIndex: boolean;
+  readonly noRobotsIndex: boolean;
+  /** GitBook's RevisionPageDocumentCover: the image above the page. */
+  readonly cover: JsonValue | null;
   readonly layout: JsonValue | null;
   /** A computed page's source (type `computed`). */
   readonly computed: JsonValue | null;
@@ -55,11 +62,15 @@ export const pageCodec: EntryCodec<PageEntry> = {
     json.type = page.type;
     json.title = page.title;
     if (page.emoji !== null) json.emoji = page.emoji;
+    if (page.icon !== null) json.icon = page.icon;
     json.slug = page.slug;
     json.path = page.path;
     if (page.description !== null) json.description = page.description;
     if (page.documentHash !== null) json.documentHash = page.documentHash;
     if (page.hidden) json.hidden = true;
+    if (page.noIndex) json.noIndex = true;
+    if (page.noRobotsIndex) json.noRobotsIndex = true;
+    if (page.cover !== null) json.cover = page.cover;
     if (page.layout !== null) json.layout = page.layout;
     if (page.computed !== null) json.computed = page.computed;
     json.descendants = page.descendants;
@@ -75,11 +86,15 @@ export const pageCodec: EntryCodec<PageEntry> = {
       type: json.type as PageType,
       title: json.title as string,
       emoji: (json.emoji as string | undefined) ?? null,
+      icon: (json.icon as string | undefined) ?? null,
       slug: json.slug as string,
       path: json.path as string,
       description: (json.description as string | undefined) ?? null,
       documentHash: (json.documentHash as string | undefined) ?? null,
       hidden: json.hidden === true,
+      noIndex: json.noIndex === true,
+      noRobotsIndex: json.noRobotsIndex === true,
+      cover: (json.cover as JsonValue | undefined) ?? null,
       layout: (json.layout as JsonValue | undefined) ?? null,
       computed: (json.computed as JsonValue | undefined) ?? null,
       descendants: json.descendants as number,

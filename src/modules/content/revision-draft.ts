@@ -17,8 +17,13 @@ export interface DraftPage {
   type: PageType;
   title: string;
   emoji: string | null;
+  /** Absent on a new page: none (as for the three below: false, false, none). */
+  icon?: string | null;
   description: string | null;
   hidden: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  cover?: Prisma.JsonValue | null;
   layout: Prisma.JsonValue | null;
   /** A computed page's source (type `computed`); null for every other page. */
   computed?: Prisma.JsonValue | null;
@@ -46,8 +51,12 @@ function copyOf(entry: PageEntry): DraftPage {
     type: entry.type,
     title: entry.title,
     emoji: entry.emoji,
+    icon: entry.icon,
     description: entry.description,
     hidden: entry.hidden,
+    noIndex: entry.noIndex,
+    noRobotsIndex: entry.noRobotsIndex,
+    cover: entry.cover,
     layout: entry.layout,
     computed: entry.computed,
     slug: entry.slug,

@@ -5,6 +5,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { documentShape, pageWithBodyShape } from './content-shapes.ts';
 import { DocumentFormatEnum, mergedFromQuery, RevisionFileList, RevisionFileRef, RevisionPageTree, RevisionRef, revisionReadArgs } from './content.schema.ts';
 import { getFile, getPage, getPageByPath, getRevision, listFiles, listPages, revisionContentSource, spaceContentSource } from './content.service.ts';
+import { pageMetaLinks } from './page-meta-links.ts';
 import { documentOfSpace, MAX_SEMANTIC_CHANGES, revisionSemanticChanges } from './revision-changes.ts';
 
 /**
@@ -28,7 +29,27 @@ const bodyArgs = builder.args((t) => ({
   dereferenced: t.boolean({ description: 'Accepted for compatibility: documents hold no reusable content to expand', extensions: constrained({ default: false }) }),
 }));
 
+/** GitBook's RevisionPageMetaLinks: `alternates` (and `canonical`) as content references to pages. */
+const metaLinksShape = (() => {
+  const target = { type: 'object', required: ['kind', 'page'], properties: { kind: { type: 'string', enum: ['page'] }, page: { type: 'string' }, space: { type: 'string' } } };
+  return { type: 'object', required: ['alternates'], properties: { canonical: target, alternates: { type: 'array', items: target } } };
+})();
+
 builder.queryFields((t) => ({
+  spacePageMetaLinks: t.field({
+    type: 'JSON',
+    description: "A page's alternates: the page at the same path in the space's other variants on its sites",
+    extensions: shaped(metaLinksShape),
+    args: { spaceId: t.arg.string({ required: true, description: 'ID of the space' }), pageId: t.arg.string({ required: true, description: 'ID of the page' }) },
+    resolve: async (_root, args, ctx) => pageMetaLinks(ctx, await spaceContentSource(ctx, args.spaceId), args.pageId),
+  }),
+  revisionPageMetaLinks: t.field({
+    type: 'JSON',
+    description: "A page of a revision's alternates: as spacePageMetaLinks",
+    extensions: shaped(metaLinksShape),
+    args: { ...revisionArgs, pageId: t.arg.string({ required: true, description: 'ID of the page' }) },
+    resolve: async (_root, args, ctx) => pageMetaLinks(ctx, await revisionContentSource(ctx, args.spaceId, args.revisionId), args.pageId),
+  }),
   revision: t.field({
     type: RevisionRef,
     description: 'A revision of a space by ID: its page tree (without bodies) and its files',

@@ -99,6 +99,10 @@ function entryOf(base: PageEntry | undefined, next: PageEntry): PageEntry {
     base.type === next.type &&
     base.title === next.title &&
     base.emoji === next.emoji &&
+    base.icon === next.icon &&
+    base.noIndex === next.noIndex &&
+    base.noRobotsIndex === next.noRobotsIndex &&
+    sameJson(base.cover, next.cover) &&
     base.slug === next.slug &&
     base.path === next.path &&
     base.description === next.description &&
@@ -195,6 +199,10 @@ function pagePieces(draft: RevisionDraft): Piece<PageEntry>[] {
       type: page.type,
       title: page.title,
       emoji: page.emoji,
+      icon: page.icon ?? null,
+      noIndex: page.noIndex ?? false,
+      noRobotsIndex: page.noRobotsIndex ?? false,
+      cover: page.cover ?? null,
       slug: page.slug,
       path: paths.get(id) ?? before?.path ?? pathOf(id),
       description: page.description,

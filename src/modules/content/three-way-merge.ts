@@ -39,7 +39,7 @@ export function hasConflictMarkers(markdown: string): boolean {
   return markdown.split('\n').some((line) => line.startsWith('<<<<<<< ') || line.startsWith('>>>>>>> '));
 }
 
-const METADATA = ['title', 'emoji', 'description', 'hidden', 'slug', 'type'] as const;
+const METADATA = ['title', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'slug', 'type'] as const;
 
 function sameJson(a: unknown, b: unknown) {
   return a === b || JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -51,6 +51,7 @@ function edited(base: PageEntry, side: PageEntry): boolean {
     METADATA.some((field) => base[field] !== side[field]) ||
     base.documentHash !== side.documentHash ||
     !sameJson(base.layout, side.layout) ||
+    !sameJson(base.cover, side.cover) ||
     !sameJson(base.computed, side.computed)
   );
 }
@@ -143,8 +144,12 @@ function copyOf(page: PageEntry): DraftPage {
     type: page.type,
     title: page.title,
     emoji: page.emoji,
+    icon: page.icon,
     description: page.description,
     hidden: page.hidden,
+    noIndex: page.noIndex,
+    noRobotsIndex: page.noRobotsIndex,
+    cover: page.cover,
     layout: page.layout,
     computed: page.computed,
     slug: page.slug,
@@ -161,6 +166,10 @@ function mergePage(b: PageEntry | undefined, o: PageEntry, t: PageEntry, bodies:
   const pick = <K extends (typeof METADATA)[number]>(field: K) => (b && o[field] === b[field] ? t[field] : o[field]);
   page.title = pick('title');
   page.emoji = pick('emoji');
+  page.icon = pick('icon');
+  page.noIndex = pick('noIndex');
+  page.noRobotsIndex = pick('noRobotsIndex');
+  page.cover = b && sameJson(o.cover, b.cover) ? t.cover : o.cover;
   page.description = pick('description');
   page.hidden = pick('hidden');
   page.slug = pick('slug');

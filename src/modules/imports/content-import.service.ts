@@ -6,7 +6,7 @@ import { isRetryableConflict } from '../../db/errors.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { parseHttpUrl, SafeFetchError } from '../../lib/safe-fetch.ts';
-import { draftOf, lockSpaceAt, rememberContent, writeRevision, type RevisionContent } from '../content/index.ts';
+import { draftOf, lockSpaceAt, recordPagePathRedirects, rememberContent, writeRevision, type RevisionContent } from '../content/index.ts';
 import { changeRequestPolicy } from '../change-requests/index.ts';
 import { findChangeRequest, spaceForChangeRequests } from '../change-requests/index.ts';
 import { addContributor, advanceChangeRequest, assertEditable } from '../change-requests/index.ts';
@@ -98,6 +98,7 @@ export async function importIntoSpace(ctx: Context, spaceId: string, input: Impo
     const content = await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [current], type: 'edits', createdById: viewerOf(ctx).user.id, createdAt: now, draft, blobs: plan.blobs });
     await tx.space.update({ where: { id: space.id }, data: { revisionId, updatedAt: now } });
     await updateSearchIndex(tx, space.id, content, ctx.db);
+    await recordPagePathRedirects(tx, space.id, current, content, ctx.db);
     return content;
   });
   ctx.loaders.space.clear(space.id);

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
 import { getPage, getPageByPath, listPages, pageTreeShape, pageWithBodyShape, revisionContent, revisionContentSource } from '../content/index.ts';
-import { customizationOf, lookupPublishedUrl, MAX_URL, SiteNavigation, siteStructureOf, SiteVisitorInput, type LookupResult } from '../sites/index.ts';
+import { lookupPublishedUrl, siteSpaceCustomizationOf, MAX_URL, SiteNavigation, siteStructureOf, SiteVisitorInput, type LookupResult } from '../sites/index.ts';
 
 /**
  * One request per page of a published site (issue 24 §5): what a frontend needs to draw any page — the
@@ -37,7 +37,7 @@ const PageViewRef = builder.objectRef<PageView>('PublishedPageView').implement({
   description: 'Everything a frontend needs to draw one page of a published site',
   fields: (t) => ({
     lookup: t.field({ type: 'JSON', description: 'What the URL shows (publishedContentByUrl), or where to go instead', resolve: (v) => v.answer }),
-    customization: t.field({ type: 'JSON', nullable: true, description: "The site's customization", resolve: (v) => (v.site && content(v) ? customizationOf(v.site) : null) }),
+    customization: t.field({ type: 'JSON', nullable: true, description: "The site's customization, with the variant's overrides", resolve: (v) => (v.site && content(v) ? siteSpaceCustomizationOf(v.site, { customization: v.siteSpaceCustomization }) : null) }),
     structure: t.field({ type: SiteNavigation, nullable: true, description: "The site's navigation as this visitor sees it", resolve: (v) => (v.readerCtx && v.site ? siteStructureOf(v.readerCtx, v.site.id) : null) }),
     pages: t.field({
       type: 'JSON',

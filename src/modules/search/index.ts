@@ -1,4 +1,5 @@
 import './search.schema.ts';
+import './site-search.schema.ts';
 import type { DomainModule } from '../domain-module.ts';
 import { copySearchIndex } from './search-index.ts';
 import { searchRoutes } from './search.rest.ts';

@@ -35,7 +35,12 @@ interface ChangedPage {
 
 /** What the index holds of a page: a change to anything else (its place, its emoji…) leaves it. */
 const indexedSame = (a: PageEntry, b: PageEntry) =>
-  a.documentHash === b.documentHash && a.title === b.title && a.path === b.path && a.description === b.description && a.type === b.type;
+  a.documentHash === b.documentHash &&
+  a.title === b.title &&
+  a.path === b.path &&
+  a.description === b.description &&
+  a.type === b.type &&
+  a.noIndex === b.noIndex;
 
 /**
  * Brings the index of `spaceId` to the revision `to` (its content, or its ID), inside the caller's
@@ -74,7 +79,8 @@ export async function updateSearchIndex(tx: Tx, spaceId: string, to: RevisionCon
     await tx.$executeRaw`
       DELETE FROM "SearchPage" WHERE "spaceId" = ${spaceId} AND "pageId" = ANY(${[...changed.map((p) => p.id), ...gone]}::text[])`;
   }
-  const searched = changed.filter((page) => SEARCHED_TYPES.includes(page.type));
+  // A page marked `noIndex` is left out of search (its row went above, with the changed pages').
+  const searched = changed.filter((page) => SEARCHED_TYPES.includes(page.type) && !page.noIndex);
   for (let start = 0; start < searched.length; start += INSERT_BATCH) await insertPages(tx, spaceId, await withBodies(tx, searched.slice(start, start + INSERT_BATCH)));
   await tx.$executeRaw`UPDATE "Space" SET "searchRevisionId" = ${revisionId} WHERE "id" = ${spaceId}`;
 }

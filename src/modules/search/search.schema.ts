@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
-import type { PageResult, SectionResult } from './search-results.ts';
+import { SECTIONS_PER_PAGE, type PageResult, type SectionResult } from './search-results.ts';
 import { PAGES_PER_SPACE, searchOrganization, searchSpace, type SpaceResult } from './search.service.ts';
 import { MAX_QUERY_LENGTH } from './search-query.ts';
 
@@ -34,7 +34,7 @@ const SearchPageResultRef = builder.objectRef<PageResult>('SearchPageResult').im
     score: t.exposeFloat('score', { description: 'Relevance: its best section\'s (higher is better, unbounded)' }),
     rank: t.exposeInt('rank', { description: 'One-based position among all results of the search, kept across pages of results' }),
     resultType: t.exposeString('resultType', { description: '`page`: its title or description matched; `section`: only its content did' }),
-    sections: t.field({ type: [SearchSectionResultRef], resolve: (p) => p.sections }),
+    sections: t.field({ type: [SearchSectionResultRef], extensions: { listSize: SECTIONS_PER_PAGE }, resolve: (p) => p.sections }),
     ancestors: t.field({ type: [SearchAncestor], description: 'Its parent pages, from the top level to its parent', resolve: (p) => p.ancestors }),
     urls: t.field({ type: SearchUrls, resolve: (p) => p.urls }),
   }),
@@ -52,9 +52,9 @@ const SearchSpaceResultRef = builder.objectRef<SpaceResult>('SearchSpaceResult')
 });
 
 const SearchPageResultList = listType('SearchPageResult', SearchPageResultRef);
-const SearchSpaceResultList = listType('SearchSpaceResult', SearchSpaceResultRef);
+export const SearchSpaceResultList = listType('SearchSpaceResult', SearchSpaceResultRef);
 
-const searchArgs = builder.args((t) => ({
+export const searchArgs = builder.args((t) => ({
   query: t.string({
     required: true,
     extensions: constrained({ minLength: 1, maxLength: MAX_QUERY_LENGTH }),

@@ -32,7 +32,7 @@ export interface SpaceResult {
   pages: PageResult[];
 }
 
-interface RankedRow {
+export interface RankedRow {
   spaceId: string;
   pageId: string;
   score: number;
@@ -53,11 +53,50 @@ function cursorOf(page: string | null | undefined): { score: string; id: string 
 }
 
 /** The tsquery as the search runs it, then once more with typo alternatives if that found nothing. */
-async function withTypoRetry(query: SearchQuery, run: (tsquery: Prisma.Sql) => Promise<RankedRow[]>, firstPage: boolean) {
+export async function withTypoRetry(query: SearchQuery, run: (tsquery: Prisma.Sql) => Promise<RankedRow[]>, firstPage: boolean) {
   const rows = await run(tsquerySql(query));
   // Only a first page retries: a later page of a typo search carries that search's cursor.
   if (rows.length || !typoRetryable(query)) return rows;
   return firstPage ? run(typoTsquerySql(query)) : rows;
+}
+
+/** Where a page of ranked pages starts: strictly after this (score, space, page). */
+export interface RankedPagesCursor {
+  score: string;
+  spaceId: string;
+  pageId: string;
+}
+
+/**
+ * The pages of these spaces that match, ranked by score, then space and page ID (the order of `rank`):
+ * `limit + 1` rows after `after`, each with the total of matches and the tsquery run. One statement
+ * (two when the typo retry runs). Space search and site search page through it; an organization
+ * search ranks spaces instead.
+ */
+export async function rankPages(ctx: Context, spaceIds: readonly string[], query: SearchQuery, limit: number, after: RankedPagesCursor | null): Promise<RankedRow[]> {
+  const inSpaces = spaceIds.length === 1 ? Prisma.sql`s."spaceId" = ${spaceIds[0]}` : Prisma.sql`s."spaceId" = ANY(${spaceIds}::text[])`;
+  return withTypoRetry(
+    query,
+    (tsquery) => ctx.db.$queryRaw<RankedRow[]>`
+      WITH q AS (SELECT ${tsquery} AS "query"),
+      pages AS (
+        SELECT s."spaceId", s."pageId", ts_rank(s."vector", q."query") AS "score"
+        FROM "SearchPage" s, q
+        WHERE ${inSpaces} AND s."vector" @@ q."query"
+      ),
+      ranked AS (SELECT p.*, row_number() OVER (ORDER BY p."score" DESC, p."spaceId", p."pageId") AS "rank" FROM pages p)
+      SELECT r."spaceId", r."pageId", r."score"::float8 AS "score", r."score"::text AS "itemScore", r."rank"::int AS "rank",
+             (SELECT count(*) FROM pages)::int AS "total", (SELECT "query"::text FROM q) AS "tsquery"
+      FROM ranked r
+      WHERE ${
+        after
+          ? Prisma.sql`(r."score" < ${after.score}::real OR (r."score" = ${after.score}::real AND (r."spaceId", r."pageId") > (${after.spaceId}, ${after.pageId})))`
+          : Prisma.sql`TRUE`
+      }
+      ORDER BY r."rank"
+      LIMIT ${limit + 1}`,
+    !after,
+  );
 }
 
 export async function searchSpace(ctx: Context, spaceId: string, args: SearchArgs): Promise<Page<PageResult>> {
@@ -67,24 +106,7 @@ export async function searchSpace(ctx: Context, spaceId: string, args: SearchArg
   const { space } = await spaceFor(ctx, spaceId, 'read');
   if (space.searchRevisionId !== space.revisionId) await catchUpSearchIndex(ctx.db, [space.id]);
 
-  const rows = await withTypoRetry(
-    query,
-    (tsquery) => ctx.db.$queryRaw<RankedRow[]>`
-      WITH q AS (SELECT ${tsquery} AS "query"),
-      pages AS (
-        SELECT s."pageId", ts_rank(s."vector", q."query") AS "score"
-        FROM "SearchPage" s, q
-        WHERE s."spaceId" = ${space.id} AND s."vector" @@ q."query"
-      ),
-      ranked AS (SELECT p.*, row_number() OVER (ORDER BY p."score" DESC, p."pageId") AS "rank" FROM pages p)
-      SELECT ${space.id} AS "spaceId", r."pageId", r."score"::float8 AS "score", r."score"::text AS "itemScore", r."rank"::int AS "rank",
-             (SELECT count(*) FROM pages)::int AS "total", (SELECT "query"::text FROM q) AS "tsquery"
-      FROM ranked r
-      WHERE ${after ? Prisma.sql`(r."score" < ${after.score}::real OR (r."score" = ${after.score}::real AND r."pageId" > ${after.id}))` : Prisma.sql`TRUE`}
-      ORDER BY r."rank"
-      LIMIT ${limit + 1}`,
-    !after,
-  );
+  const rows = await rankPages(ctx, [space.id], query, limit, after && { score: after.score, spaceId: space.id, pageId: after.id });
   const shown = rows.slice(0, limit);
   const pages = await readResultPages(ctx, shown, new Map([[space.id, space.revisionId]]));
   const result: Page<PageResult> = { items: pages, count: rows[0]?.total ?? 0 };

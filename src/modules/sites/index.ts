@@ -4,6 +4,9 @@ import './share-link.schema.ts';
 import './published-site.schema.ts';
 import './publishing-auth.schema.ts';
 import './site-customization.schema.ts';
+import './site-space-customization.schema.ts';
+import './site-space.schema.ts';
+import './site-redirects.schema.ts';
 import './published-lookup.schema.ts';
 import type { DomainModule } from '../domain-module.ts';
 import { removeSpacesFromSites } from './site-spaces.ts';
@@ -20,4 +23,6 @@ export { looksLikeJwt, SITE_READER_FIELDS, siteReaderForToken, spaceForSiteReade
 export { lookupPublishedUrl, MAX_URL, type LookupResult } from './published-lookup.ts';
 export { SiteVisitorInput } from './published-lookup.schema.ts';
 export { SiteNavigation, siteStructureOf } from './published-site.schema.ts';
-export { customizationOf } from './site-customization.ts';
+export { customizationOf, siteSpaceCustomizationOf } from './site-customization.ts';
+export { searchableSiteSpaces, type SearchableSiteSpace } from './searchable-site-spaces.ts';
+export { variantSpaceIds } from './site-variants.ts';

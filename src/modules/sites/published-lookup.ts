@@ -4,6 +4,7 @@ import type { Context, SiteReader } from '../../core/context.ts';
 import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import { checkLength } from '../../core/validate.ts';
 import { conditionHolds } from './adaptive-content.ts';
+import { formerPathsQuery, publishedRedirect, siteRedirectsQuery } from './published-redirects.ts';
 import { authKeyTag, issueSiteReaderToken, siteOpenTo } from './site-readers.ts';
 
 /**
@@ -44,14 +45,21 @@ export type PublishedLookup =
       complete: boolean;
       canonicalUrl: string;
     }
-  | { target: 'external'; site: string; redirect: string };
+  | { target: 'external'; site: string; redirect: string }
+  | { target: 'content'; redirect: string };
 
-const SITE_QUERY = {
-  include: {
-    sections: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
-    siteSpaces: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { space: { select: { id: true, revisionId: true, deletedAt: true } } } },
-  },
-} satisfies Prisma.SiteDefaultArgs;
+/** The site with its sections and site spaces, and the redirects the URL's path (raw, and decoded) may match. */
+const siteQuery = (rawSegments: string[], segments: string[]) =>
+  ({
+    include: {
+      sections: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+      siteSpaces: {
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        include: { space: { select: { id: true, revisionId: true, deletedAt: true, pathRedirects: formerPathsQuery(segments) } } },
+      },
+      redirects: siteRedirectsQuery(rawSegments),
+    },
+  }) satisfies Prisma.SiteDefaultArgs;
 
 function parseUrl(text: string): URL {
   checkLength('url', text, 1, MAX_URL);
@@ -108,6 +116,8 @@ export interface LookupResult {
   answer: PublishedLookup;
   reader?: SiteReader;
   site?: Site;
+  /** The site space's overrides of the site's customization (siteSpaceCustomizationOf). */
+  siteSpaceCustomization?: unknown;
 }
 
 export async function lookupPublishedUrl(ctx: Context, input: { url: string; visitor?: VisitorInput | null; redirectOnError?: boolean | null }): Promise<LookupResult> {
@@ -121,21 +131,26 @@ export async function lookupPublishedUrl(ctx: Context, input: { url: string; vis
   let site;
   let siteBasePath: string;
   let rest: string[];
+  // The path after the site's, as written in the URL: what redirect sources are matched against.
+  let rawRest: string[];
   if (underPublished) {
-    const [organizationId, name, ...after] = decoded(segmentsOf(url.pathname.slice(publishedBase.length)));
+    const raw = segmentsOf(url.pathname.slice(publishedBase.length));
+    const [organizationId, name, ...after] = decoded(raw);
     if (!organizationId || !name) throw notFound();
+    rawRest = raw.slice(2);
     site = await ctx.db.site.findFirst({
       relationLoadStrategy: 'join',
       where: { organizationId, OR: [{ basename: name }, { id: name }] },
       orderBy: { basename: { sort: 'asc', nulls: 'last' } },
-      ...SITE_QUERY,
+      ...siteQuery(rawRest, after),
     });
     siteBasePath = `${publishedBase}/${encodeURIComponent(organizationId)}/${encodeURIComponent(name)}/`;
     rest = after;
   } else {
-    site = await ctx.db.site.findUnique({ relationLoadStrategy: 'join', where: { hostname: url.hostname.toLowerCase() }, ...SITE_QUERY });
+    rawRest = segmentsOf(url.pathname);
+    rest = decoded(rawRest);
+    site = await ctx.db.site.findUnique({ relationLoadStrategy: 'join', where: { hostname: url.hostname.toLowerCase() }, ...siteQuery(rawRest, rest) });
     siteBasePath = '/';
-    rest = decoded(segmentsOf(url.pathname));
   }
   if (!site?.published) throw notFound();
 
@@ -183,8 +198,19 @@ export async function lookupPublishedUrl(ctx: Context, input: { url: string; vis
 
   const basePath = `${siteBasePath}${consumed.map((segment) => `${encodeURIComponent(segment)}/`).join('')}`;
   const pathname = rest.join('/');
+  // A path that is no page may be redirected: by the site's rules, or to where its page moved.
+  const redirect = await publishedRedirect(ctx, {
+    site,
+    siteSpace,
+    source: `/${rawRest.join('/')}`,
+    pathname,
+    siteUrl: `${url.origin}${siteBasePath}`,
+    variantUrl: `${url.origin}${basePath}`,
+    query: reader.shareKey ? `?shareKey=${encodeURIComponent(reader.shareKey)}` : '',
+  });
+  if (redirect) return { answer: redirect };
   const canonical = new URL(`${basePath}${rest.map(encodeURIComponent).join('/')}`, url.origin);
-  const { sections: _sections, siteSpaces: _siteSpaces, ...siteRow } = site;
+  const { sections: _sections, siteSpaces: _siteSpaces, redirects: _redirects, ...siteRow } = site;
   const answer: PublishedLookup = {
     site: site.id,
     ...(section ? { siteSection: section.id } : {}),
@@ -200,5 +226,5 @@ export async function lookupPublishedUrl(ctx: Context, input: { url: string; vis
     complete: true,
     canonicalUrl: canonical.toString(),
   };
-  return { answer, reader, site: siteRow };
+  return { answer, reader, site: siteRow, siteSpaceCustomization: siteSpace.customization };
 }

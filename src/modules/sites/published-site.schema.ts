@@ -1,10 +1,10 @@
-import type { Site, SiteSection } from '../../generated/prisma/client.ts';
+import { Prisma, type Site, type SiteSection } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
 import { SITE_CUSTOMIZATION_SHAPE } from './published-site.ts';
-import { customizationOf } from './site-customization.ts';
+import { customizationOf, siteSpaceCustomizationOf } from './site-customization.ts';
 import { shareKeyBounds, SiteSectionGroupRef, SiteSectionRef } from './site-section.schema.ts';
 import { SiteRef, sitePath } from './site.schema.ts';
 import { visitorSite } from './site-visitors.ts';
@@ -27,13 +27,22 @@ const PublishedSiteRef = builder.objectRef<PublishedSite>('PublishedContentSite'
     structure: t.field({ type: SiteStructure, resolve: (p) => ({ type: 'sections', structure: p.sections }) }),
     customizations: t.field({
       type: 'JSON',
-      description: "{ site, siteSpaces }: the site's customization (its title, GitBook's defaults for the rest); none per site space",
+      description: "{ site, siteSpaces }: the site's customization (over GitBook's defaults), and each site space's that overrides it",
       extensions: shaped({
         type: 'object',
         required: ['site', 'siteSpaces'],
         properties: { site: SITE_CUSTOMIZATION_SHAPE, siteSpaces: { type: 'object', additionalProperties: SITE_CUSTOMIZATION_SHAPE } },
       }),
-      resolve: (p) => ({ site: customizationOf(p.site), siteSpaces: {} }),
+      resolve: async (p, _args, ctx) => {
+        // The site spaces with overrides (few), in one statement; a reader only those they may see.
+        const overridden = await ctx.db.siteSpace.findMany({
+          where: { siteId: p.site.id, customization: { not: Prisma.DbNull } },
+          select: { id: true, customization: true, condition: true, section: { select: { condition: true } } },
+        });
+        const reader = ctx.siteReader;
+        const visible = reader ? overridden.filter((s) => conditionHolds(s.condition, reader.claims) && conditionHolds(s.section?.condition, reader.claims)) : overridden;
+        return { site: customizationOf(p.site), siteSpaces: Object.fromEntries(visible.map((s) => [s.id, siteSpaceCustomizationOf(p.site, s)])) };
+      },
     }),
     scripts: t.field({
       type: 'JSON',

@@ -97,11 +97,59 @@ const INPUT_SCHEMA = {
 const ajv = new Ajv({ allErrors: false });
 const validInput = ajv.compile(INPUT_SCHEMA);
 
+/** The keys a site space may override (GitBook's overrideSiteSpaceCustomizationById body). */
+const OVERRIDABLE_KEYS = [
+  'title',
+  'localizedTitle',
+  'styling',
+  'internationalization',
+  'favicon',
+  'announcement',
+  'header',
+  'footer',
+  'themes',
+  'feedback',
+  'externalLinks',
+  'pagination',
+  'trademark',
+  'privacyPolicy',
+  'socialPreview',
+] as const;
+
+/**
+ * The override body's schema, derived from the PUT's: the overridable keys, and `null` allowed wherever
+ * a value is (a null resets that override to the site's value). Groups of settings (styling, header …)
+ * require nothing; a closed value (a light/dark colour pair) stays whole.
+ */
+function overridable(schema: Record<string, unknown>): Record<string, unknown> {
+  const { required, properties, ...rest } = schema as { required?: unknown; properties?: Record<string, Record<string, unknown>> };
+  const out: Record<string, unknown> = { ...rest, ...(schema.additionalProperties === false && required ? { required } : {}) };
+  if (properties) out.properties = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, overridable(value)]));
+  // Nullable by its type where it has one, so that a refusal names the field's own rule, not "must be null".
+  if (typeof out.type !== 'string') return { anyOf: [{ type: 'null' }, out] };
+  return { ...out, type: [out.type, 'null'], ...(Array.isArray(out.enum) ? { enum: [...out.enum, null] } : {}) };
+}
+const OVERRIDE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(OVERRIDABLE_KEYS.map((key) => [key, overridable(INPUT_SCHEMA.properties[key] as Record<string, unknown>)])),
+};
+const validOverride = ajv.compile(OVERRIDE_SCHEMA);
+export const OVERRIDE_KEYS: readonly string[] = OVERRIDABLE_KEYS;
+
+/** A 400 naming the first field Ajv refused. */
+function refusal(validate: { errors?: { instancePath: string; params: unknown; message?: string }[] | null }): BadRequestError {
+  const error = validate.errors![0];
+  const field = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : ((error.params as { missingProperty?: string }).missingProperty ?? 'body');
+  const missing = (error.params as { missingProperty?: string }).missingProperty;
+  return new BadRequestError(`Invalid "${missing && error.instancePath ? `${field}.${missing}` : field}": ${error.message}`);
+}
+
 /** The settings' top-level keys other than `title` (the body fields of the PUT, each a JSON value). */
 export const SETTINGS_KEYS = Object.keys(INPUT_SCHEMA.properties).filter((key) => key !== 'title');
 
 /** Deep merge of plain objects: `over` wins; arrays and other values are replaced whole. */
-function merged(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+export function merged(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const current = out[key];
@@ -120,6 +168,41 @@ export function customizationOf(site: Pick<Site, 'title' | 'customization' | 'cu
   };
 }
 
+/** The customization a site space shows: its site's, with the site space's overrides over it. */
+export function siteSpaceCustomizationOf(
+  site: Pick<Site, 'title' | 'customization' | 'customizationUpdatedAt'>,
+  siteSpace: { customization: unknown } | null | undefined,
+): Record<string, unknown> {
+  const base = customizationOf(site);
+  const override = siteSpace?.customization as Record<string, unknown> | null | undefined;
+  return override ? merged(base, override) : base;
+}
+
+/**
+ * A stored override with a PATCH applied: objects merge key by key, a `null` removes that override
+ * (the site's value shows again), anything else replaces it. Empty objects left behind are dropped.
+ */
+export function patchedOverride(stored: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const plain = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const out: Record<string, unknown> = { ...stored };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (value === null) delete out[key];
+    else if (plain(value)) {
+      const inner = patchedOverride(plain(out[key]) ? (out[key] as Record<string, unknown>) : {}, value);
+      if (Object.keys(inner).length > 0) out[key] = inner;
+      else delete out[key];
+    } else out[key] = value;
+  }
+  return out;
+}
+
+/** Checks a site-space override body (before anything is read): its size, then its schema. */
+export function checkOverride(patch: Record<string, unknown>): void {
+  if (JSON.stringify(patch).length > MAX_CUSTOMIZATION_BYTES) throw new BadRequestError(`Invalid customization: at most ${MAX_CUSTOMIZATION_BYTES} bytes`);
+  if (!validOverride(patch)) throw refusal(validOverride);
+}
+
 export async function getSiteCustomization(ctx: Context, organizationId: string, siteId: string) {
   // A site's reader (its apiToken) reads its customization too, as the published profile shows it.
   if (ctx.siteReader) return customizationOf(await visitorSite(ctx, organizationId, siteId));
@@ -129,12 +212,7 @@ export async function getSiteCustomization(ctx: Context, organizationId: string,
 export async function updateSiteCustomization(ctx: Context, organizationId: string, siteId: string, input: Record<string, unknown>) {
   const settings = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined && value !== null));
   if (JSON.stringify(settings).length > MAX_CUSTOMIZATION_BYTES) throw new BadRequestError(`Invalid customization: at most ${MAX_CUSTOMIZATION_BYTES} bytes`);
-  if (!validInput(settings)) {
-    const error = validInput.errors![0];
-    const field = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : ((error.params as { missingProperty?: string }).missingProperty ?? 'body');
-    const missing = (error.params as { missingProperty?: string }).missingProperty;
-    throw new BadRequestError(`Invalid "${missing && error.instancePath ? `${field}.${missing}` : field}": ${error.message}`);
-  }
+  if (!validInput(settings)) throw refusal(validInput);
   const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
   const updated = await ctx.db.site.update({
     where: { id: site.id },

@@ -48,6 +48,13 @@ export function checkSectionPath(path: string | null | undefined) {
   checkPattern('path', path, SECTION_PATH, 'letters, digits, ".", "_", "~" and "-", starting with a letter or digit');
 }
 
+/** A site space's (variant's) path: GitBook's SiteSpacePath (1..100), one URL segment as a section's. */
+export function checkSiteSpacePath(path: string | null | undefined) {
+  rejectNull('path', path);
+  checkLength('path', path, 1, 100);
+  checkPattern('path', path, SECTION_PATH, 'letters, digits, ".", "_", "~" and "-", starting with a letter or digit');
+}
+
 export function checkIcon(icon: string | null | undefined) {
   checkLength('icon', icon, 1, 50);
 }

@@ -16,8 +16,8 @@ import { conditionHolds } from './adaptive-content.ts';
  * deactivating the share link or regenerating the visitor-auth key closes the token at once.
  */
 
-/** Root fields a site reader may call: the reads of published content, and of the site as published (profile, structure, customization). */
-export const SITE_READER_FIELDS: ReadonlySet<string> = new Set(['revision', 'revisionPages', 'revisionPage', 'revisionPageDocument', 'revisionFiles', 'revisionFile', 'revisionChanges', 'revisionPageByPath', 'publishedSite', 'siteStructure', 'siteCustomization']);
+/** Root fields a site reader may call: the reads of published content, and of the site as published (profile, structure, customization, search, a redirect by its source). */
+export const SITE_READER_FIELDS: ReadonlySet<string> = new Set(['revision', 'revisionPages', 'revisionPage', 'revisionPageDocument', 'revisionFiles', 'revisionFile', 'revisionChanges', 'revisionPageByPath', 'revisionPageMetaLinks', 'spacePageMetaLinks', 'publishedSite', 'siteStructure', 'siteCustomization', 'siteSpaceCustomization', 'siteSearch', 'siteRedirectBySource']);
 
 /** A token lives an hour; tokens are issued for windows of ten minutes, so one visitor's token stays the same for ten (renderers cache reads by token). */
 const LIFETIME_SECONDS = 3600;

@@ -16,7 +16,7 @@ import { addSection, deleteSection, listSections, moveSection, updateSection } f
 import { MAX_CONDITION } from './adaptive-content.ts';
 import { SECTION_PATH } from './site-inputs.ts';
 import { sitePath } from './site.schema.ts';
-import { sectionPublishedUrl } from './site-urls.ts';
+import { sectionPublishedUrl, siteSpacePublishedUrl } from './site-urls.ts';
 
 const SITE_FOR_URLS = { select: { id: true, organizationId: true, basename: true, published: true } } as const;
 const SECTION_ORDER = { orderBy: [{ position: 'asc' as const }, { id: 'asc' as const }] };
@@ -43,7 +43,8 @@ export const SiteSpaceRef = builder.prismaObject('SiteSpace', {
     urls: t.field({
       type: PublishedUrls,
       select: { site: SITE_FOR_URLS, section: { select: { path: true, isDefault: true } } },
-      resolve: (s, _args, ctx) => ({ published: s.section ? (sectionPublishedUrl(ctx.config, s.site, s.section) ?? null) : null }),
+      // A variant other than its section's default is at the section's address and its own path.
+      resolve: (s, _args, ctx) => ({ published: s.section ? (siteSpacePublishedUrl(ctx.config, s.site, s.section, s) ?? null) : null }),
     }),
   }),
 });

@@ -10,6 +10,7 @@ import { slugify } from '../../lib/slugify.ts';
 import { spaceFor } from '../spaces/index.ts';
 import { parseCondition } from './adaptive-content.ts';
 import { siteFor } from './site-access.ts';
+import { siteSpaceTimes } from './site-spaces.ts';
 import { checkIcon, checkSectionPath, checkSectionTitle } from './site-inputs.ts';
 import { findSection, lockSite, readNavigation, removeSections, sectionMove, topLevelEnd, type Navigation } from './site-navigation.ts';
 import { visitorSite } from './site-visitors.ts';
@@ -62,13 +63,14 @@ export async function addSections(tx: Tx, site: { id: string; organizationId: st
   const taken = new Set((await tx.siteSection.findMany({ where: { siteId: site.id }, select: { path: true } })).map((s) => s.path));
   let hasDefault = nav.sections.some((s) => s.isDefault);
   const created: string[] = [];
+  const nextTime = await siteSpaceTimes(tx, site.id, now);
   for (const space of spaces) {
     const sectionTitle = title || titleOf(space);
     const id = newId();
     const position = topLevelEnd(nav);
     const path = freePath(taken, slugify(sectionTitle));
     await tx.siteSection.create({ data: { id, siteId: site.id, title: sectionTitle, path, position, isDefault: !hasDefault, createdAt: now } });
-    await tx.siteSpace.create({ data: { id: newId(), siteId: site.id, sectionId: id, spaceId: space.id, path, isDefault: true, createdAt: now } });
+    await tx.siteSpace.create({ data: { id: newId(), siteId: site.id, sectionId: id, spaceId: space.id, path, isDefault: true, createdAt: nextTime() } });
     nav.sections.push({ id, sectionGroupId: null, position, isDefault: !hasDefault });
     hasDefault = true;
     created.push(id);

@@ -29,3 +29,15 @@ export async function removeSpacesFromSites(tx: Prisma.TransactionClient, spaceI
     }
   }
 }
+
+/**
+ * Creation times for a site's new site spaces, in the order they are made: from `now`, but always after
+ * the site's latest, so that ordering by (createdAt, id) — a section's variants, the site's list, the
+ * default picked when one goes — follows the order they were added, even within one millisecond (a
+ * site created with several spaces, a clock that stands still). Inside a transaction holding the site's lock.
+ */
+export async function siteSpaceTimes(tx: Prisma.TransactionClient, siteId: string, now: Date): Promise<() => Date> {
+  const latest = await tx.siteSpace.findFirst({ where: { siteId }, orderBy: { createdAt: 'desc' }, select: { createdAt: true } });
+  let at = Math.max(now.getTime(), (latest?.createdAt.getTime() ?? -Infinity) + 1);
+  return () => new Date(at++);
+}

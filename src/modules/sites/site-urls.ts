@@ -21,3 +21,10 @@ export function sectionPublishedUrl(config: Config, site: SiteRef, section: { pa
   if (!root) return undefined;
   return section.isDefault ? root : `${root}/${encodeURIComponent(section.path)}`;
 }
+
+/** A site space's (variant's) published address: its section's, and its path unless it is the section's default. */
+export function siteSpacePublishedUrl(config: Config, site: SiteRef, section: { path: string; isDefault: boolean }, siteSpace: { path: string; isDefault: boolean }) {
+  const root = sectionPublishedUrl(config, site, section);
+  if (!root) return undefined;
+  return siteSpace.isDefault ? root : `${root}/${encodeURIComponent(siteSpace.path)}`;
+}

@@ -1,0 +1,77 @@
+// The official client (`GitBookAPI` from @gitbook/api) reading a published site as GitBook's renderer
+// does (issue 24), over a real HTTP listener: the URL lookup, then every read with the apiToken it
+// returns; and the site's own settings and content-by-URL with a member's token.
+import { GitBookAPI } from '@gitbook/api';
+import { describe, expect, it } from 'vitest';
+import { expectApiError, useClientServer } from '../support/client-server.ts';
+
+const s = useClientServer();
+
+describe('official GitBookAPI client: published content', () => {
+  it('looks a URL up and reads the site, its revision and pages with the apiToken; settings with a token', async () => {
+    const ada = await s.newUser('Ada');
+    const api = ada.api;
+    const org = (await api.orgs.createOrganization({ title: 'Readers' })).data;
+    const space = (await api.orgs.createSpace(org.id, { title: 'Guides' })).data;
+    const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Pages' })).data;
+    await api.spaces.updateChangeRequestContent(space.id, cr.id, {
+      changes: [
+        { operation: 'insert_page', title: 'Getting started', document: { markdown: '# Getting started\n\nHello readers' } },
+        { operation: 'insert_page', title: 'Install', icon: 'download', document: { markdown: 'Run the installer' } },
+      ],
+    } as never);
+    await api.spaces.mergeChangeRequest(space.id, cr.id);
+    const site = (await api.orgs.createSite(org.id, { title: 'Portal', spaces: [space.id] })).data;
+    await api.orgs.publishSite(org.id, site.id);
+
+    // Site settings with the member's token.
+    const customization = (await api.orgs.getSiteCustomizationById(org.id, site.id)).data;
+    expect(customization.title).toBe('Portal');
+    const sections = (await api.orgs.listSiteSections(org.id, site.id)).data.items;
+    const siteSpaceId = sections[0].siteSpaces[0].id;
+    const overridden = (await api.orgs.overrideSiteSpaceCustomizationById(org.id, site.id, siteSpaceId, { themes: { default: 'dark' } } as never)).data;
+    expect(overridden.themes.default).toBe('dark');
+    expect((await api.orgs.getSiteSpaceCustomizationById(org.id, site.id, siteSpaceId)).data.themes.default).toBe('dark');
+    expect((await api.orgs.deleteSiteSpaceCustomizationById(org.id, site.id, siteSpaceId)).status).toBe(205);
+    expect((await api.orgs.getSiteStructure(org.id, site.id)).data.type).toBe('sections');
+    const auth = (await api.orgs.getSitePublishingAuthById(org.id, site.id)).data;
+    expect((await api.orgs.regenerateSitePublishingAuthById(org.id, site.id)).data.privateKey).not.toBe(auth.privateKey);
+    const byAppUrl = (await api.urls.getContentByUrl({ url: space.urls.app })).data as { space: { id: string } };
+    expect(byAppUrl.space.id).toBe(space.id);
+
+    // The lookup takes no token: an anonymous client. (PUBLISHED_URL defaults to PUBLIC_URL/s.)
+    const anonymous = new GitBookAPI({ endpoint: s.endpoint });
+    const base = `${s.endpoint}/s/${org.id}/${site.id}`;
+    const found = (await anonymous.urls.resolvePublishedContentByUrl({ url: `${base}/install` })).data;
+    if (!('apiToken' in found)) throw new Error('expected content, got a redirect');
+    expect(found).toMatchObject({ site: site.id, space: space.id, pathname: 'install', complete: true });
+    await expectApiError(anonymous.urls.resolvePublishedContentByUrl({ url: `${s.endpoint}/s/${org.id}/nope/` }), 404);
+
+    // Every read of the site with the apiToken, as a renderer makes them.
+    const reader = new GitBookAPI({ endpoint: s.endpoint, authToken: found.apiToken });
+    const revisionId = found.revision as string;
+    const profile = (await reader.orgs.getPublishedContentSite(org.id, site.id)).data;
+    expect(profile.site.id).toBe(site.id);
+    const revision = (await reader.spaces.getRevisionById(space.id, revisionId)).data;
+    expect(revision.id).toBe(revisionId);
+    const pages = (await reader.spaces.listPagesInRevisionById(space.id, revisionId)).data.pages;
+    expect(pages.map((p) => p.title)).toEqual(['Getting started', 'Install']);
+    const install = (await reader.spaces.getPageInRevisionByPath(space.id, revisionId, 'install')).data;
+    expect(install).toMatchObject({ title: 'Install', icon: 'download' });
+    expect((await reader.spaces.getPageInRevisionById(space.id, revisionId, install.id)).data.id).toBe(install.id);
+    const document = (await reader.spaces.getPageDocumentInRevisionById(space.id, revisionId, install.id)).data;
+    expect(JSON.stringify(document)).toContain('Run the installer');
+    expect((await reader.spaces.listFilesInRevisionById(space.id, revisionId)).data.items).toEqual([]);
+    expect((await reader.spaces.getRevisionSemanticChanges(space.id, revisionId)).data.changes.length).toBeGreaterThan(0);
+    expect((await reader.spaces.listRevisionPageMetaLinks(space.id, revisionId, install.id)).data).toEqual({ alternates: [] });
+    expect((await reader.orgs.getSiteStructure(org.id, site.id)).data.structure).toHaveLength(1);
+
+    // With a member's token, the current content too.
+    expect((await api.spaces.getPageByPath(space.id, 'install')).data.id).toBe(install.id);
+    expect((await api.spaces.listSpacePageMetaLinks(space.id, install.id)).data).toEqual({ alternates: [] });
+
+    // The apiToken reads nothing else: no member routes, no writes.
+    await expectApiError(reader.orgs.listSites(org.id), 403);
+    await expectApiError(reader.orgs.updateSiteCustomizationById(org.id, site.id, customization as never), 403);
+  });
+});
