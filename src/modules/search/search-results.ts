@@ -1,6 +1,7 @@
 import type { Context } from '../../core/context.ts';
 import { SEARCH_CONFIG } from './search-index.ts';
 import { groupBy } from '../../lib/group-by.ts';
+import { revisionContents } from '../content/index.ts';
 
 /** GitBook's `SearchSectionResult`. */
 export interface SectionResult {
@@ -53,14 +54,6 @@ interface SectionRow {
   excerpt: string;
 }
 
-interface ChainRow {
-  revisionId: string;
-  pageId: string;
-  description: string | null;
-  depth: number;
-  title: string | null;
-}
-
 /**
  * The result pages of ranked `(spaceId, pageId)` hits, in their order: two statements for any number
  * (their best sections with excerpts; their descriptions and ancestors, from the active revision).
@@ -75,7 +68,7 @@ export async function readResultPages(
   const spaceIds = hits.map((hit) => hit.spaceId);
   const pageIds = hits.map((hit) => hit.pageId);
   const revisionIds = hits.map((hit) => revisionBySpace.get(hit.spaceId) ?? '');
-  const [sections, chains] = await Promise.all([
+  const [sections, contents] = await Promise.all([
     // A section matches when it holds any of the query's (non-excluded) terms: the page as a whole
     // matched, its sections each hold a part. Section 0 always comes (with whether the title matched).
     ctx.db.$queryRaw<SectionRow[]>`
@@ -103,25 +96,26 @@ export async function readResultPages(
                   ELSE ts_headline(${SEARCH_CONFIG}::regconfig, n."body", COALESCE(q."anyTerm", q."query"), ${EXCERPT}) END AS "excerpt"
       FROM numbered n, q
       WHERE (n."n" <= ${SECTIONS_PER_PAGE} AND n."ownMatch") OR n."ordinal" = 0`,
-    // Each page's description, then its ancestors' titles (depth 1 = the parent), up the tree.
-    ctx.db.$queryRaw<ChainRow[]>`
-      WITH RECURSIVE chain AS (
-        SELECT t."revisionId", t."pageId", f."item" ->> 'description' AS "description", f."item" ->> 'parentId' AS "nextId", 0 AS "depth", NULL::text AS "title"
-        FROM unnest(${revisionIds}::text[], ${pageIds}::text[]) AS t("revisionId", "pageId")
-        JOIN "Revision" r ON r."id" = t."revisionId"
-        CROSS JOIN LATERAL content_find(r."pageTree", ARRAY[t."pageId"]) f
-        UNION ALL
-        SELECT c."revisionId", c."pageId", NULL, a."item" ->> 'parentId', c."depth" + 1, a."item" ->> 'title'
-        FROM chain c JOIN "Revision" r ON r."id" = c."revisionId"
-        CROSS JOIN LATERAL content_find(r."pageTree", ARRAY[c."nextId"]) a
-        WHERE c."nextId" IS NOT NULL AND c."depth" < 100
-      )
-      SELECT "revisionId", "pageId", "description", "depth", "title" FROM chain`,
+    // Each page's description and its ancestors' titles, from the revisions' trees: held by the content
+    // cache once read (a revision never changes), else read whole in one statement and then held.
+    revisionContents(ctx.db, ctx.db, [...new Set(revisionIds.filter(Boolean))]),
   ]);
 
   const key = (spaceOrRevision: string, pageId: string) => `${spaceOrRevision}/${pageId}`;
   const sectionsOf = groupBy(sections, (s) => key(s.spaceId, s.pageId));
-  const chainOf = groupBy(chains, (c) => key(c.revisionId, c.pageId));
+  /** The page's description, and its ancestors' titles from the top level down (at most 100 up). */
+  const lineageOf = (revisionId: string | null | undefined, pageId: string) => {
+    const content = revisionId ? contents.get(revisionId) : undefined;
+    const page = content?.page(pageId);
+    const ancestors: string[] = [];
+    for (let parentId = page?.parentId ?? null, depth = 0; parentId !== null && depth < 100; depth++) {
+      const parent = content!.page(parentId);
+      if (!parent) break;
+      ancestors.unshift(parent.title);
+      parentId = parent.parentId;
+    }
+    return { description: page?.description ?? '', ancestors };
+  };
   const appUrl = ctx.config.appUrl;
   return hits.map((hit) => {
     const own = sectionsOf.get(key(hit.spaceId, hit.pageId)) ?? [];
@@ -131,12 +125,12 @@ export async function readResultPages(
     const pageUrl = `${appUrl}/s/${hit.spaceId}/${pagePath}`;
     const matched = own.filter((s) => s.ownMatch).sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
     const shown = matched.length ? matched : pageRow ? [pageRow] : [];
-    const chain = (chainOf.get(key(revisionBySpace.get(hit.spaceId) ?? '', hit.pageId)) ?? []).sort((a, b) => b.depth - a.depth);
+    const lineage = lineageOf(revisionBySpace.get(hit.spaceId), hit.pageId);
     return {
       spaceId: hit.spaceId,
       id: hit.pageId,
       title: pageTitle,
-      description: chain.find((c) => c.depth === 0)?.description ?? '',
+      description: lineage.description,
       path: pagePath,
       score: hit.score,
       rank: hit.rank,
@@ -150,7 +144,7 @@ export async function readResultPages(
         body: s.excerpt.replace(/\s+/g, ' ').trim(),
         urls: { app: s.ordinal === 0 ? pageUrl : `${pageUrl}#${encodeURIComponent(s.anchor)}` },
       })),
-      ancestors: chain.filter((c) => c.depth > 0).map((c) => ({ title: c.title ?? '' })),
+      ancestors: lineage.ancestors.map((title) => ({ title })),
       urls: { app: pageUrl },
     };
   });

@@ -75,26 +75,33 @@ export interface RankedPagesCursor {
  */
 export async function rankPages(ctx: Context, spaceIds: readonly string[], query: SearchQuery, limit: number, after: RankedPagesCursor | null): Promise<RankedRow[]> {
   const inSpaces = spaceIds.length === 1 ? Prisma.sql`s."spaceId" = ${spaceIds[0]}` : Prisma.sql`s."spaceId" = ANY(${spaceIds}::text[])`;
+  // Rows after the cursor: strictly lower score, or the same score and a later (space, page).
+  const afterCursor = (alias: string) =>
+    after
+      ? Prisma.sql`(${Prisma.raw(alias)}."score" < ${after.score}::real OR (${Prisma.raw(alias)}."score" = ${after.score}::real AND (${Prisma.raw(alias)}."spaceId", ${Prisma.raw(alias)}."pageId") > (${after.spaceId}, ${after.pageId})))`
+      : Prisma.sql`TRUE`;
+  // Only the page shown is sorted (a top-N sort, not a sort of every match); its rows' `rank` is their
+  // place in it plus the matches before the cursor, counted in the same pass as the total.
   return withTypoRetry(
     query,
     (tsquery) => ctx.db.$queryRaw<RankedRow[]>`
       WITH q AS (SELECT ${tsquery} AS "query"),
-      pages AS (
+      pages AS MATERIALIZED (
         SELECT s."spaceId", s."pageId", ts_rank(s."vector", q."query") AS "score"
         FROM "SearchPage" s, q
         WHERE ${inSpaces} AND s."vector" @@ q."query"
       ),
-      ranked AS (SELECT p.*, row_number() OVER (ORDER BY p."score" DESC, p."spaceId", p."pageId") AS "rank" FROM pages p)
-      SELECT r."spaceId", r."pageId", r."score"::float8 AS "score", r."score"::text AS "itemScore", r."rank"::int AS "rank",
-             (SELECT count(*) FROM pages)::int AS "total", (SELECT "query"::text FROM q) AS "tsquery"
-      FROM ranked r
-      WHERE ${
-        after
-          ? Prisma.sql`(r."score" < ${after.score}::real OR (r."score" = ${after.score}::real AND (r."spaceId", r."pageId") > (${after.spaceId}, ${after.pageId})))`
-          : Prisma.sql`TRUE`
-      }
-      ORDER BY r."rank"
-      LIMIT ${limit + 1}`,
+      counts AS (SELECT count(*) AS "total", count(*) FILTER (WHERE NOT ${afterCursor('p')}) AS "before" FROM pages p),
+      shown AS (
+        SELECT r.* FROM pages r WHERE ${afterCursor('r')}
+        ORDER BY r."score" DESC, r."spaceId", r."pageId"
+        LIMIT ${limit + 1}
+      )
+      SELECT r."spaceId", r."pageId", r."score"::float8 AS "score", r."score"::text AS "itemScore",
+             (c."before" + row_number() OVER (ORDER BY r."score" DESC, r."spaceId", r."pageId"))::int AS "rank",
+             c."total"::int AS "total", (SELECT "query"::text FROM q) AS "tsquery"
+      FROM shown r CROSS JOIN counts c
+      ORDER BY "rank"`,
     !after,
   );
 }
