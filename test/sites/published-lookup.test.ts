@@ -294,4 +294,31 @@ describe('one GraphQL query per page', () => {
     expect(l).toBe(s);
     expect(l).toBeLessThanOrEqual(8);
   });
+
+  it('the same statements for a site of two sections and of eight (in a group), through both doors', async () => {
+    const statementsFor = async (sectionCount: number) => {
+      const { admin, organizationId: o } = await buildOrganization(h, `Sections ${sectionCount}`);
+      const spaces = [];
+      for (let i = 0; i < sectionCount; i++) spaces.push(await buildSpace(admin, o, { title: `Part ${i}` }));
+      const site = expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites`, { title: 'Docs', spaces: spaces.map((sp) => sp.id) }), 201);
+      const sections = expectOk(await admin.rest('GET', `/v1/orgs/${o}/sites/${site.id}/sections`)).items;
+      expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/section-groups`, { title: 'More', sections: sections.slice(1).map((sc: any) => sc.id) }), 201);
+      expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/publish`));
+      const counted = async (action: () => Promise<unknown>) => {
+        await action();
+        await new Promise((r) => setTimeout(r, 50));
+        const before = h.store.queries.length;
+        await action();
+        await new Promise((r) => setTimeout(r, 50));
+        return h.store.queries.length - before;
+      };
+      return {
+        page: await counted(() => run(`${h.config.publishedUrl}/${o}/${site.id}/`)),
+        structure: await counted(() => admin.rest('GET', `/v1/orgs/${o}/sites/${site.id}/structure`)),
+        profile: await counted(() => admin.rest('GET', `/v1/orgs/${o}/sites/${site.id}/published`)),
+      };
+    };
+    const [two, eight] = [await statementsFor(2), await statementsFor(8)];
+    expect(eight).toEqual(two);
+  });
 });
