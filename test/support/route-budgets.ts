@@ -86,8 +86,8 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   // spaces whose customization overrides the site's (one statement, however many).
   'GET /v1/orgs/{o}/sites/{st}/published': 7,
   // The structure: token, access (the membership, and the site, in parallel), the top-level sections and
-  // the groups (in parallel), then each level's relations (site spaces, spaces, grouped sections) once.
-  'GET /v1/orgs/{o}/sites/{st}/structure': 8,
+  // the groups with what their selection needs (joins; in parallel), and the spaces' grants.
+  'GET /v1/orgs/{o}/sites/{st}/structure': 6,
   // A site space's customization: the site space rides in the site's statement.
   'GET /v1/orgs/{o}/sites/{st}/site-spaces/{ss}/customization': 3,
   // Redirects: token, access (the membership, and the site, in parallel), the page, its count; by source:

@@ -38,7 +38,7 @@ const PageViewRef = builder.objectRef<PageView>('PublishedPageView').implement({
   fields: (t) => ({
     lookup: t.field({ type: 'JSON', description: 'What the URL shows (publishedContentByUrl), or where to go instead', resolve: (v) => v.answer }),
     customization: t.field({ type: 'JSON', nullable: true, description: "The site's customization, with the variant's overrides", resolve: (v) => (v.site && content(v) ? siteSpaceCustomizationOf(v.site, { customization: v.siteSpaceCustomization }) : null) }),
-    structure: t.field({ type: SiteNavigation, nullable: true, description: "The site's navigation as this visitor sees it", resolve: (v) => (v.readerCtx && v.site ? siteStructureOf(v.readerCtx, v.site.id) : null) }),
+    structure: t.field({ type: SiteNavigation, nullable: true, description: "The site's navigation as this visitor sees it", resolve: (v, _args, _ctx, info) => (v.readerCtx && v.site ? siteStructureOf(v.readerCtx, v.site.id, info) : null) }),
     pages: t.field({
       type: 'JSON',
       nullable: true,
