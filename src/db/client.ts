@@ -78,7 +78,10 @@ async function openPglite(dataDir: string | undefined, onQuery?: (sql: string) =
 }
 
 async function openPostgres(databaseUrl: string, onQuery?: (sql: string) => void): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // JIT compilation off for this pool's sessions: every statement here is a short read or write, and a
+  // plan estimated past jit_above_cost (ranking thousands of search matches) would compile on every run
+  // (docs/operations.md).
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: '-c jit=off' });
   const prisma = createPrisma(new PrismaPg(pool), onQuery);
   return {
     prisma,
