@@ -16,6 +16,7 @@ import { useMetrics } from './http/metrics.ts';
 import { useRateLimit } from './http/rate-limit.ts';
 import { openRateLimitStore } from './http/rate-limit-store.ts';
 import { classifier, useRequestClassification } from './http/request-classification.ts';
+import { hostedSiteRoute, SiteHostnames } from './modules/reader/index.ts';
 import { useRequestCaller } from './http/request-id.ts';
 import { useRequestLog } from './http/request-log.ts';
 import { requestStateOf } from './http/request-state.ts';
@@ -103,7 +104,10 @@ export function createApp(options: AppOptions) {
     ...apiReferenceRoutes({ openApiPath: `${REST_BASE_PATH}/openapi.json` }),
     ...moduleHttpRoutes(services),
   ];
+  // Published sites on their own hostnames (modules/reader/): which hosts those are, read from the sites.
+  const siteHostnames = new SiteHostnames(services.db, [config.publicUrl, config.publishedUrl]);
   const classify = classifier({
+    hostedSites: { has: (hostname) => siteHostnames.has(hostname), route: hostedSiteRoute(services) },
     graphqlPath: GRAPHQL_PATH,
     restBasePath: REST_BASE_PATH,
     rest: routeMatcher(edgeRoutesOf(restRoutes)),
@@ -140,7 +144,7 @@ export function createApp(options: AppOptions) {
     },
     plugins: guardRequestHooks(
       [
-        useRequestClassification(classify, logger),
+        useRequestClassification(classify, logger, (url) => (siteHostnames.foreign(url.hostname) ? siteHostnames.refresh() : undefined)),
         useUnexpectedErrorLog(logger),
         useSecurityHeaders(),
         useCorsVary(config.corsOrigins),

@@ -25,6 +25,7 @@ import { organizationsModule } from './modules/organizations/index.ts';
 import { searchModule } from './modules/search/index.ts';
 import { sitesModule } from './modules/sites/index.ts';
 import { publishedModule } from './modules/published/index.ts';
+import { readerModule } from './modules/reader/index.ts';
 import { appUrlsModule } from './modules/app-urls/index.ts';
 import { spacesModule } from './modules/spaces/index.ts';
 import { ssoModule } from './modules/sso/index.ts';
@@ -50,6 +51,7 @@ const modules: DomainModule[] = [
   importsModule,
   sitesModule,
   publishedModule,
+  readerModule,
   appUrlsModule,
   translationsModule,
   openApiSpecsModule,

@@ -10,9 +10,11 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface HttpRoute {
   /** Path template, `{name}` for one segment: `/files/{hash}/{name}`. */
   path: string;
+  /** The template's last `{name}` takes the rest of the path, slashes included (a published page's path). */
+  restOfPath?: boolean;
   methods: readonly HttpMethod[];
   /** `http-route` for a module's endpoints; `operations` and `static` for the app's own. */
-  door: Extract<Door, 'http-route' | 'operations' | 'static'>;
+  door: Extract<Door, 'http-route' | 'operations' | 'static' | 'published-site'>;
   /**
    * Who may call it: `public` (no bearer token: a signature, an identity provider or the route itself
    * decides), `bearer` (a personal access token, as the API).

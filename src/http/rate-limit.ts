@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Limit, RateLimitConfig } from '../config.ts';
 import { clientIp } from './client-ip.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
@@ -77,12 +77,19 @@ export function useRateLimit(options: RateLimitOptions): { beforeAuthentication:
     authFailures: store.limiter('auth-failures', config.authFailures),
     sso: store.limiter('sso', config.sso),
     admin: store.limiter('admin', config.admin),
+    // Readers of published sites: counted in this process's memory, not in the shared store — a page
+    // served from the render cache must not wait on a database upsert (or a Redis round-trip). The
+    // limit is per instance (N instances let an address read N times as much); it stops a flood, not a
+    // reader: twice the API's, as a page view is one request and a reader's search a few.
+    pages: new RateLimiterMemory({ keyPrefix: 'pages', points: config.requests.points * 2, duration: config.requests.windowSeconds }),
   };
+  const pagesLimit: Limit = { points: config.requests.points * 2, windowSeconds: config.requests.windowSeconds };
   const limitOf = new Map<RateLimiterAbstract, Limit>([
     [limits.requests, config.requests],
     [limits.authFailures, config.authFailures],
     [limits.sso, config.sso],
     [limits.admin, config.admin],
+    [limits.pages, pagesLimit],
   ]);
 
   /** Counts one request; a 429 to answer when over the limit, else undefined. */
@@ -122,6 +129,8 @@ export function useRateLimit(options: RateLimitOptions): { beforeAuthentication:
         refused = await count(limits.sso, counting.ip, counting, state);
       } else if (state.rateLimit === 'admin') {
         refused = await count(limits.admin, counting.ip, counting, state);
+      } else if (state.rateLimit === 'pages') {
+        refused = await count(limits.pages, counting.ip, counting, state);
       } else if (!request.headers.has('authorization')) {
         // No credentials: counted per IP here, because authentication may answer 401 without calling
         // the plugin after it.

@@ -22,7 +22,24 @@ export interface RestErrorBody {
   error: { code: number; message: string };
 }
 
+/** Titles of the published-site door's bare error pages (the reader draws its own in the site's style). */
+const HTML_TITLES: Record<number, string> = {
+  400: 'Bad request',
+  404: 'Page not found',
+  405: 'Method not allowed',
+  413: 'Request too large',
+  414: 'Address too long',
+  429: 'Too many requests: try again in a moment',
+};
+
 export function refusal(door: Door, status: number, message: string, headers?: Record<string, string>): Response {
+  if (door === 'published-site') {
+    // A reader's browser gets a page, not JSON. Only fixed text of ours: the message (which may quote the
+    // request) is left out, so nothing the client sent is echoed into HTML.
+    const title = HTML_TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'Request refused');
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body><main><h1>${title}</h1><p>Error ${status}</p></main></body></html>`;
+    return new Response(html, { status, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } });
+  }
   if (door === 'graphql') {
     const code = GRAPHQL_CODES[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
     return Response.json({ errors: [{ message, extensions: { code } }] }, { status, headers });

@@ -28,6 +28,11 @@ export interface EdgeRoutes {
   http: (method: string, path: string) => RouteMatch<HttpRoute>;
   /** MAX_BODY_BYTES. */
   defaultBodyLimit: number;
+  /**
+   * Published sites on their own hostnames: a request whose host is one goes to the reader's route,
+   * whatever its path (the site's pages start at `/`).
+   */
+  hostedSites?: { has(hostname: string): boolean; route: HttpRoute };
 }
 
 /**
@@ -48,6 +53,11 @@ export function classifier(edge: EdgeRoutes): (request: Request, url: URL) => Cl
   return (request, url) => {
     const { pathname } = url;
     const method = request.method;
+    if (edge.hostedSites?.has(url.hostname)) {
+      const route = edge.hostedSites.route;
+      if (!route.methods.includes(method as HttpRoute['methods'][number])) return { ...base, door: 'published-site', route: route.path, public: true, allowed: [...route.methods] };
+      return { ...base, door: route.door, route: route.path, public: true, rateLimit: route.rateLimit ?? 'requests', httpRoute: { route, params: { path: pathname.slice(1) } } };
+    }
     if (pathname === edge.graphqlPath) {
       if (method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html')) {
         return { ...base, door: 'static', route: pathname, public: true, rateLimit: 'none' };
@@ -96,7 +106,12 @@ export function classifier(edge: EdgeRoutes): (request: Request, url: URL) => Cl
  * new UUID, echoed in the response), a logger bound to it, and its classification. Answers Yoga gives
  * before any plugin (CORS preflights) get an ID on their way out.
  */
-export function useRequestClassification(classify: (request: Request, url: URL) => Classification, logger: Logger): Plugin {
+export function useRequestClassification(
+  classify: (request: Request, url: URL) => Classification,
+  logger: Logger,
+  /** Work that must be done before a request is classified (reading which hosts are sites'), when any. */
+  prepare?: (url: URL) => Promise<void> | undefined,
+): Plugin {
   const stateOf = (serverContext: object, request: Request, url: URL): RequestState => {
     const existing = findRequestState(serverContext);
     if (existing) return existing;
@@ -105,7 +120,14 @@ export function useRequestClassification(classify: (request: Request, url: URL) 
   };
   return {
     onRequest({ request, url, serverContext }) {
-      stateOf(serverContext, request, url);
+      const pending = prepare?.(url);
+      if (!pending) {
+        stateOf(serverContext, request, url);
+        return;
+      }
+      return pending.then(() => {
+        stateOf(serverContext, request, url);
+      });
     },
     onResponse({ request, response, serverContext }) {
       response.headers.set(REQUEST_ID_HEADER, stateOf(serverContext, request, new URL(request.url)).id);

@@ -15,13 +15,15 @@ import type { HttpRoute } from './http-route.ts';
  * - `rest`: a route of the REST table under `/v1` (run as its root field through SOFA);
  * - `http-route`: an HTTP route a module declares (SAML sign-in, signed downloads, PDFs);
  * - `operations`: what operators and tools call (health, metrics, the OpenAPI document);
- * - `static`: pages and assets served from packages (GraphiQL, the API reference);
+ * - `static`: pages and assets served from packages (GraphiQL, the API reference, the reader's assets);
+ * - `published-site`: the pages of published sites as readers open them (modules/reader/), answered in
+ *   HTML, refusals included;
  * - `none`: nothing matched (a 404, or a 405 when the path exists with other methods).
  */
-export type Door = 'graphql' | 'rest' | 'http-route' | 'operations' | 'static' | 'none';
+export type Door = 'graphql' | 'rest' | 'http-route' | 'operations' | 'static' | 'published-site' | 'none';
 
-/** Which rate limit a request counts against (rate-limit.ts). */
-export type RateLimitBucket = 'requests' | 'sso' | 'admin' | 'none';
+/** Which rate limit a request counts against (rate-limit.ts): `pages` is the published sites' readers'. */
+export type RateLimitBucket = 'requests' | 'sso' | 'admin' | 'pages' | 'none';
 
 /** Who is calling, decided once per request by authentication (auth/authentication.ts). */
 export interface RequestAuth {

@@ -10,7 +10,8 @@ import { findRequestState } from './request-state.ts';
  *   ours to trick a user into clicking (clickjacking);
  * - `Referrer-Policy: no-referrer`: URLs, which may hold IDs, do not leak to other sites;
  * - `Content-Security-Policy`: for JSON, `default-src 'none'` — a body opened as a document loads and runs
- *   nothing; for GraphiQL, exactly what that page loads (see `htmlPolicy`).
+ *   nothing; for GraphiQL, exactly what that page loads (see `htmlPolicy`); a route that sets its own
+ *   keeps it (the published sites' pages, whose policy the reader states beside the pages it draws).
  * - `Cache-Control: no-store` on every authenticated answer (private data; the admin route's body holds a
  *   new token): no shared or browser cache keeps a copy — unless the route set its own (an answer
  *   addressed by revision, which never changes: `private`, see rest/responses.ts).
@@ -23,7 +24,9 @@ export function useSecurityHeaders(): Plugin {
       headers.set('X-Content-Type-Options', 'nosniff');
       headers.set('X-Frame-Options', 'DENY');
       headers.set('Referrer-Policy', 'no-referrer');
-      if ((headers.get('content-type') ?? '').startsWith('text/html')) {
+      if (headers.has('Content-Security-Policy')) {
+        // The route wrote its own policy (the reader's pages: modules/reader/reader.http.ts).
+      } else if ((headers.get('content-type') ?? '').startsWith('text/html')) {
         // The page is the same for every request: compute its policy once.
         const html = await response.clone().text();
         let policy = htmlPolicies.get(html);

@@ -232,6 +232,14 @@ describe('OpenAPI specs', () => {
     }
     const asDocument = expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/page/${pageId}`));
     expect(asDocument.document.nodes.some((n: any) => n.type === 'heading-2')).toBe(true);
+    // A published site shows the computed page to its readers, rendered (issue 25).
+    const site = expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites`, { title: 'API docs', spaces: [space.id] }), 201);
+    expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/publish`));
+    const reader = await h.app.fetch(`${h.config.publishedUrl}/${o}/${site.id}/api-reference`, { headers: { accept: 'text/html' } });
+    expect(reader.status).toBe(200);
+    const html = await reader.text();
+    expect(html).toContain('GET /pets');
+    expect(html).toContain('Everything about pets');
     const stored = expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/page/${pageId}?format=markdown&computed=false`));
     expect(stored.markdown).toBeUndefined();
     expect(stored.computed).toEqual(source('petstore'));

@@ -1,5 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import { decodeUriPart } from '../../lib/uri.ts';
+import { gitbookMarkdown } from './gitbook-markdown-blocks.ts';
 
 /**
  * The links of a page body. The revision writer normalises markdown before storing it: a link or image
@@ -15,8 +16,12 @@ export type LinkTarget =
   /** `relative`: neither absolute nor normalised to a page or file; the writer could not resolve it. */
   | { kind: 'url'; url: string; relative: boolean };
 
-/** The same parser as `markdownToDocument`, so a link list and a structured document see the same links. */
-export const markdownParser = new MarkdownIt('commonmark').enable(['table', 'strikethrough']);
+/**
+ * The same parser as `markdownToDocument`, so a link list and a structured document see the same links;
+ * with GitBook's blocks (hints, tabs, expandables…: gitbook-markdown-blocks.ts), whose bodies are parsed
+ * as markdown, so a link inside a hint is a link here too.
+ */
+export const markdownParser = new MarkdownIt('commonmark').enable(['table', 'strikethrough']).use(gitbookMarkdown);
 
 const PAGE = /^\/pages\/([^/?#]+)(?:#(.*))?$/;
 const FILE = /^\/files\/([^/?#]+)$/;

@@ -1,5 +1,6 @@
 import path from 'node:path/posix';
 import MarkdownIt from 'markdown-it';
+import { gitbookMarkdown } from './gitbook-markdown-blocks.ts';
 import type { RevisionDraft } from './revision-draft.ts';
 
 /**
@@ -20,7 +21,9 @@ export interface LinkTargets {
 }
 
 // Hrefs exactly as written: no percent-encoding, and every scheme let through (nothing is rendered here).
-const parser = new MarkdownIt({ linkify: false });
+// GitBook's blocks as the readers parse them (document-links.ts), so the links resolved are the links read:
+// those inside a hint or a tab, not a `[x](y)` inside a `$$` formula.
+const parser = new MarkdownIt({ linkify: false }).use(gitbookMarkdown);
 parser.normalizeLink = (url) => url;
 parser.validateLink = () => true;
 

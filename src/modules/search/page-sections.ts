@@ -1,10 +1,12 @@
-import { markdownParser } from '../content/index.ts';
+import { gitbookTokenText, markdownParser } from '../content/index.ts';
 
 /**
  * A page body split into the sections search indexes: the text before the first heading is the page's
  * own section (ordinal 0, no heading), then one section per heading (any level) up to the next one.
- * Text is plain: markup goes, link texts, image alternatives and code stay. Parsed with the same
- * markdown-it parser as every other reader of page bodies, so a heading here is a heading there.
+ * Text is plain: markup goes, link texts, image alternatives and code stay, and so does the text inside
+ * GitBook's blocks (hints, tabs, expandables: their bodies are parsed as markdown), tab titles and
+ * formulas. Parsed with the same markdown-it parser as every other reader of page bodies, so a heading
+ * here is a heading there.
  */
 export interface PageSection {
   ordinal: number;
@@ -27,6 +29,7 @@ function inlineText(tokens: Token[] | null): string {
     if (token.type === 'text' || token.type === 'code_inline') text += token.content;
     else if (token.type === 'softbreak' || token.type === 'hardbreak') text += ' ';
     else if (token.type === 'image') text += inlineText(token.children);
+    else if (token.type === 'math_inline') text += gitbookTokenText(token) ?? '';
   }
   return text;
 }
@@ -68,6 +71,9 @@ export function pageSections(markdown: string): PageSection[] {
       parts[parts.length - 1].push(inlineText(token.children));
     } else if (token.type === 'fence' || token.type === 'code_block') {
       parts[parts.length - 1].push(token.content);
+    } else {
+      const text = gitbookTokenText(token);
+      if (text) parts[parts.length - 1].push(text);
     }
   }
   sections.forEach((section, i) => {

@@ -20,7 +20,7 @@ export const sitesModule: DomainModule = {
 };
 
 export { looksLikeJwt, SITE_READER_FIELDS, siteReaderForToken, spaceForSiteReader } from './site-readers.ts';
-export { lookupPublishedUrl, MAX_URL, type LookupResult } from './published-lookup.ts';
+export { lookupPublishedUrl, MAX_URL, type LookupResult, type VisitorInput, type VisitorNavigation } from './published-lookup.ts';
 export { SiteVisitorInput } from './published-lookup.schema.ts';
 export { SiteNavigation, siteStructureOf } from './published-site.schema.ts';
 export { customizationOf, siteSpaceCustomizationOf } from './site-customization.ts';

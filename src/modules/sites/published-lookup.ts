@@ -53,9 +53,11 @@ const siteQuery = (rawSegments: string[], segments: string[]) =>
   ({
     include: {
       sections: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+      // Their titles and icons: what a reader's navigation draws of the groups (and so part of what it shows).
+      sectionGroups: { select: { id: true, title: true, icon: true } },
       siteSpaces: {
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        include: { space: { select: { id: true, revisionId: true, deletedAt: true, pathRedirects: formerPathsQuery(segments) } } },
+        include: { space: { select: { id: true, title: true, emoji: true, revisionId: true, deletedAt: true, pathRedirects: formerPathsQuery(segments) } } },
       },
       redirects: siteRedirectsQuery(rawSegments),
     },
@@ -118,9 +120,29 @@ export interface LookupResult {
   site?: Site;
   /** The site space's overrides of the site's customization (siteSpaceCustomizationOf). */
   siteSpaceCustomization?: unknown;
+  /** For content: what this visitor sees of the site's navigation (the reader draws it). */
+  navigation?: VisitorNavigation;
 }
 
-export async function lookupPublishedUrl(ctx: Context, input: { url: string; visitor?: VisitorInput | null; redirectOnError?: boolean | null }): Promise<LookupResult> {
+type LoadedSite = Prisma.SiteGetPayload<ReturnType<typeof siteQuery>>;
+
+/** The sections and site spaces a visitor sees (conditions held, spaces published), and which the URL named. */
+export interface VisitorNavigation {
+  sections: LoadedSite['sections'];
+  sectionGroups: LoadedSite['sectionGroups'];
+  /** Every shown site space, of every shown section, in the site's order. */
+  siteSpaces: LoadedSite['siteSpaces'];
+  section: LoadedSite['sections'][number] | null;
+  siteSpace: LoadedSite['siteSpaces'][number];
+  claims: Record<string, unknown>;
+}
+
+/** `issueToken: false`: the caller reads as the reader itself (our own renderer) and needs no apiToken. */
+export async function lookupPublishedUrl(
+  ctx: Context,
+  input: { url: string; visitor?: VisitorInput | null; redirectOnError?: boolean | null },
+  options: { issueToken?: boolean } = {},
+): Promise<LookupResult> {
   const url = parseUrl(input.url);
   const notFound = () => new NotFoundError(`No published content at "${url.origin}${url.pathname}"`);
   const published = new URL(ctx.config.publishedUrl);
@@ -188,9 +210,11 @@ export async function lookupPublishedUrl(ctx: Context, input: { url: string; vis
     else section = sections.find((s) => s.isDefault) ?? sections[0] ?? null;
     if (!section) throw notFound();
   }
-  const variants = site.siteSpaces.filter(
-    (s) => (section ? s.sectionId === section.id : s.sectionId === null) && s.space.deletedAt === null && s.space.revisionId !== null && conditionHolds(s.condition, claims),
+  const shownSections = new Set(sections.map((s) => s.id));
+  const shownSiteSpaces = site.siteSpaces.filter(
+    (s) => (s.sectionId === null ? site.sections.length === 0 : shownSections.has(s.sectionId)) && s.space.deletedAt === null && s.space.revisionId !== null && conditionHolds(s.condition, claims),
   );
+  const variants = shownSiteSpaces.filter((s) => (section ? s.sectionId === section.id : s.sectionId === null));
   let siteSpace = variants.find((s) => !s.isDefault && s.path === rest[0]) ?? null;
   if (siteSpace) consumed.push(rest.shift()!);
   else siteSpace = variants.find((s) => s.isDefault) ?? variants[0] ?? null;
@@ -210,7 +234,7 @@ export async function lookupPublishedUrl(ctx: Context, input: { url: string; vis
   });
   if (redirect) return { answer: redirect };
   const canonical = new URL(`${basePath}${rest.map(encodeURIComponent).join('/')}`, url.origin);
-  const { sections: _sections, siteSpaces: _siteSpaces, redirects: _redirects, ...siteRow } = site;
+  const { sections: _sections, sectionGroups: _groups, siteSpaces: _siteSpaces, redirects: _redirects, ...siteRow } = site;
   const answer: PublishedLookup = {
     site: site.id,
     ...(section ? { siteSection: section.id } : {}),
@@ -220,11 +244,17 @@ export async function lookupPublishedUrl(ctx: Context, input: { url: string; vis
     pathname,
     basePath,
     siteBasePath,
-    apiToken: await issueSiteReaderToken(ctx.db, reader, ctx.clock.now()),
+    apiToken: options.issueToken === false ? '' : await issueSiteReaderToken(ctx.db, reader, ctx.clock.now()),
     organization: site.organizationId,
     ...(reader.shareKey ? { shareKey: reader.shareKey } : {}),
     complete: true,
     canonicalUrl: canonical.toString(),
   };
-  return { answer, reader, site: siteRow, siteSpaceCustomization: siteSpace.customization };
+  return {
+    answer,
+    reader,
+    site: siteRow,
+    siteSpaceCustomization: siteSpace.customization,
+    navigation: { sections, sectionGroups: site.sectionGroups, siteSpaces: shownSiteSpaces, section, siteSpace, claims },
+  };
 }
