@@ -16,6 +16,7 @@ import { callerFor, useTwoInstances, type Caller, type HttpResult } from '../sup
 import { useFixtureSite } from '../support/fixture-site.ts';
 import { POSTGRES_SERVER_URL, REPO_ROOT, tempDir } from '../support/server-process.ts';
 import { pageRows } from '../support/content-rows.ts';
+import { readerSite } from '../support/reader-site.ts';
 
 // The website import's fixture site is on 127.0.0.1: private addresses are allowed here.
 const h = useTwoInstances(POSTGRES_SERVER_URL, { fetch: { allowPrivate: true, timeoutMs: 1000 } });
@@ -453,5 +454,34 @@ describe('site navigation racing on one site', () => {
     expect(sections.filter((s) => s.isDefault)).toHaveLength(1);
     const keys = [...sections.map((s) => s.position), ...groups.map((g) => g.position)];
     expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('published pages through two instances (issue 25 §5)', () => {
+  it('both instances serve a page with the same bytes and the same ETag; a merge on one shows on the other at once', async () => {
+    const { base, admin, spaces } = await readerSite(h);
+    const fetchBoth = async () =>
+      Promise.all(
+        [h.app, h.second.app].map(async (app) => {
+          const res = await app.fetch(`${base}/advanced/clusters`, { headers: { accept: 'text/html' } });
+          return { status: res.status, etag: res.headers.get('etag'), text: await res.text() };
+        }),
+      );
+    const [one, two] = await fetchBoth();
+    expect(one.status).toBe(200);
+    expect(two.etag).toBe(one.etag);
+    expect(two.text).toBe(one.text);
+    const space = spaces[0];
+    const pages = (await admin.rest('GET', `/v1/spaces/${space.id}/content/pages`)).body.pages;
+    const cr = (await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Edit' })).body;
+    const clusters = pages.find((p: { title: string }) => p.title === 'Advanced').pages[0];
+    await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+      changes: [{ operation: 'update_page', page: clusters.id, document: { markdown: '# Clusters\n\nRewritten on the first instance.\n' } }],
+    });
+    expect((await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`)).status).toBe(200);
+    const [after, afterTwo] = await fetchBoth();
+    expect(afterTwo.text).toContain('Rewritten on the first instance.');
+    expect(afterTwo.etag).toBe(after.etag);
+    expect(afterTwo.etag).not.toBe(one.etag);
   });
 });
