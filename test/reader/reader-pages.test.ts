@@ -4,7 +4,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { buildOrganization } from '../factories.ts';
-import { expectOk } from '../support/assertions.ts';
+import { expectOk, restError } from '../support/assertions.ts';
 import { useHarness } from '../support/harness.ts';
 import { GUIDE_PAGES, read, readerSite, spaceWithPages } from '../support/reader-site.ts';
 
@@ -236,7 +236,7 @@ describe('nothing the API would refuse', () => {
         jsonSchema: { type: 'object', properties: { beta: { type: 'boolean', description: 'In the beta' } }, additionalProperties: false },
       }),
     );
-    expectOk(await admin.rest('PATCH', `/v1/orgs/${o}/sites/${site.id}`, { adaptiveContentEnabled: true }));
+    expectOk(await admin.rest('PATCH', `/v1/orgs/${o}/sites/${site.id}`, { adaptiveContent: { enabled: true } }));
     expectOk(await admin.rest('PATCH', `/v1/orgs/${o}/sites/${site.id}/sections/${sections[1].id}`, { condition: 'visitor.claims.unsigned.beta == true' }));
     const url = `${base}/${sections[1].path}/beta-feature`;
     const hidden = await read(h, url);
@@ -292,9 +292,13 @@ describe('nothing the API would refuse', () => {
 
 describe('a site on its own hostname', () => {
   it('serves its pages at / on that host, and nothing of the API there', async () => {
-    const { site } = await readerSite(h);
-    // No operation sets a site's hostname yet (GitBook sets them through custom hostnames): as the lookup's tests do.
-    await h.db.site.update({ where: { id: site.id }, data: { hostname: 'docs.example.com' } });
+    const { admin, o, site } = await readerSite(h);
+    const other = await readerSite(h);
+    expect(expectOk(await admin.rest('PATCH', `/v1/orgs/${o}/sites/${site.id}`, { hostname: 'docs.example.com' })).hostname).toBe('docs.example.com');
+    // Unique among all sites; GitBook's pattern; never the server's own host.
+    restError(await other.admin.rest('PATCH', `/v1/orgs/${other.o}/sites/${other.site.id}`, { hostname: 'docs.example.com' }), 409, 'hostname');
+    restError(await admin.rest('PATCH', `/v1/orgs/${o}/sites/${site.id}`, { hostname: 'Not A Host' }), 400, 'hostname');
+    restError(await admin.rest('PATCH', `/v1/orgs/${o}/sites/${site.id}`, { hostname: new URL(h.config.publicUrl).hostname }), 400, 'hostname');
     // The hostnames are read again when they are a few seconds old.
     await new Promise((resolve) => setTimeout(resolve, 5_100));
     const page = await read(h, 'http://docs.example.com/advanced/clusters');

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppServices } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
 import type { HttpRoute, HttpRouteRequest } from '../../http/http-route.ts';
 import { renderErrorPage } from './layout/error-page.tsx';
 import { renderSitePage, THEME_BOOT_SCRIPT } from './layout/site-page.tsx';
@@ -35,7 +36,7 @@ export function readerRoutes(services: AppServices): HttpRoute[] {
   const publishedBase = new URL(services.config.publishedUrl).pathname.replace(/\/+$/, '');
   const pages = new RenderedPages();
   const site = (params: Record<string, string>) => `${publishedBase}/${params.organizationId}/${params.siteName}`;
-  const handle = (request: HttpRouteRequest, sitePath: string, rest: string) => answer(services, pages, request, sitePath, rest);
+  const handle = (request: HttpRouteRequest, sitePath: string, rest: string) => answerOrFail(services, pages, request, sitePath, rest);
   const routes: HttpRoute[] = [
     {
       path: `${ASSETS_PATH}/{name}`,
@@ -76,7 +77,7 @@ export function hostedSiteRoute(services: AppServices): HttpRoute {
     door: 'published-site',
     access: 'public',
     rateLimit: 'pages',
-    handle: (request) => answer(services, pages, request, '/', request.url.pathname.slice(1)),
+    handle: (request) => answerOrFail(services, pages, request, '/', request.url.pathname.slice(1)),
   };
 }
 
@@ -108,6 +109,21 @@ function readerUrl(request: Request, url: URL, trustProxy: number): URL {
   forwarded.protocol = 'https:';
   if (forwarded.port === '80') forwarded.port = '';
   return forwarded;
+}
+
+/**
+ * A reader's answer; an unexpected failure is logged and answered with the reader's own error page (a
+ * 500 in the reader's style, saying nothing of the cause) rather than the edge's bare one. Refusals the
+ * edge knows (AppErrors: a malformed URL, a body too large) keep the router's handling.
+ */
+async function answerOrFail(services: AppServices, pages: RenderedPages, route: HttpRouteRequest, sitePath: string, rest: string): Promise<Response> {
+  try {
+    return await answer(services, pages, route, sitePath, rest);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    route.state.logger.error({ err: error }, 'published page failed');
+    return errorResponse(500, null);
+  }
 }
 
 async function answer(services: AppServices, pages: RenderedPages, route: HttpRouteRequest, sitePath: string, rest: string): Promise<Response> {

@@ -17,6 +17,8 @@ export const MAX_SITE_TITLE = 128;
 export const BASENAME = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
 /** GitBook's SiteProxyOrigin: a host and at least one path segment, no scheme (`example.com/docs`). */
 export const PROXY = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
+/** GitBook's SiteHostname: a lower-case DNS name of at least three labels (`docs.example.com`). */
+export const HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
 /** A section's path in its site. */
 export const SECTION_PATH = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
 
@@ -33,6 +35,15 @@ export function checkBasename(basename: string | null | undefined) {
 export function checkProxy(proxy: string | null | undefined) {
   checkLength('proxy', proxy, 1, 512);
   checkPattern('proxy', proxy, PROXY, 'a host and a path without scheme, such as "example.com/docs"');
+}
+
+/** A site's own hostname: GitBook's pattern, and never one of the server's own hosts (the API's, PUBLISHED_URL's). */
+export function checkHostname(hostname: string | null | undefined, ownUrls: string[]) {
+  checkLength('hostname', hostname, 1, 512);
+  checkPattern('hostname', hostname, HOSTNAME, 'a lower-case DNS name such as "docs.example.com"');
+  if (hostname && ownUrls.some((url) => new URL(url).hostname.toLowerCase() === hostname)) {
+    throw new BadRequestError(`Invalid "hostname": "${hostname}" is this server's own host`);
+  }
 }
 
 /** Section titles: 2..128 when changed, at most 64 when given at creation (the description's limits). */

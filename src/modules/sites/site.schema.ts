@@ -4,7 +4,7 @@ import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/l
 import { stringEnumScalar } from '../../graphql/string-enum.ts';
 import { sitePermissions } from './site-access.ts';
 import { getAdaptiveSchema, putAdaptiveSchema, type AdaptiveSchema } from './site-adaptive-schema.service.ts';
-import { BASENAME, MAX_SITE_TITLE, PROXY, SITE_TYPES, SITE_VISIBILITIES, toApiSiteType, toApiSiteVisibility } from './site-inputs.ts';
+import { BASENAME, HOSTNAME, MAX_SITE_TITLE, PROXY, SITE_TYPES, SITE_VISIBILITIES, toApiSiteType, toApiSiteVisibility } from './site-inputs.ts';
 import { createSite, deleteSite, getSite, listSites, MAX_SITE_SPACES, setPublished, updateSite } from './site.service.ts';
 import { siteApiUrl, siteAppUrl, sitePublicationUrl, sitePublishedUrl } from './site-urls.ts';
 
@@ -192,6 +192,10 @@ builder.mutationFields((t) => ({
       proxy: t.arg.string({
         description: 'Where a reverse proxy serves it: a host and path without scheme (example.com/docs); null removes it',
         extensions: constrained({ minLength: 1, maxLength: 512, pattern: PROXY.source }),
+      }),
+      hostname: t.arg.string({
+        description: 'Its own hostname (docs.example.com): requests on that host read the published site from its root; unique; null removes it',
+        extensions: constrained({ minLength: 1, maxLength: 512, pattern: HOSTNAME.source }),
       }),
     },
     resolve: (_root, { organizationId, siteId, visibility, ...input }, ctx, info) =>

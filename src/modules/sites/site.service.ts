@@ -9,7 +9,7 @@ import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../cor
 import { checkArraySize } from '../../core/validate.ts';
 import { organizationForMember } from '../organizations/index.ts';
 import { siteActor, siteFor } from './site-access.ts';
-import { checkBasename, checkDistinct, checkProxy, checkSiteTitle, fromApiSiteType, fromApiSiteVisibility } from './site-inputs.ts';
+import { checkBasename, checkDistinct, checkHostname, checkProxy, checkSiteTitle, fromApiSiteType, fromApiSiteVisibility } from './site-inputs.ts';
 import { lockSite, readNavigation } from './site-navigation.ts';
 import { sitePolicy } from './site.policy.ts';
 import { addSections, readableSpaces } from './site-section.service.ts';
@@ -92,13 +92,19 @@ export interface UpdateSiteInput {
   defaultSiteSpace?: string | null;
   defaultSiteSection?: string | null;
   proxy?: string | null;
+  hostname?: string | null;
 }
 
-/** `PATCH /orgs/{o}/sites/{siteId}`: the site's managers. `proxy: null` and `basename: null` remove them. */
+/**
+ * `PATCH /orgs/{o}/sites/{siteId}`: the site's managers. `proxy: null`, `basename: null` and
+ * `hostname: null` remove them. A hostname is unique among all sites (409 otherwise): requests on it are
+ * the site's (modules/reader/).
+ */
 export async function updateSite(ctx: Context, organizationId: string, siteId: string, input: UpdateSiteInput, query?: ItemQuery): Promise<Site> {
   checkSiteTitle(input.title);
   checkBasename(input.basename);
   checkProxy(input.proxy);
+  checkHostname(input.hostname, [ctx.config.publicUrl, ctx.config.publishedUrl]);
   for (const field of ['visibility', 'adaptiveContent', 'defaultSiteSpace', 'defaultSiteSection'] as const) {
     if (input[field] === null) throw new BadRequestError(`Invalid "${field}": must not be null`);
   }
@@ -115,13 +121,18 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
           visibility: input.visibility ? fromApiSiteVisibility(input.visibility) : undefined,
           basename: input.basename,
           proxy: input.proxy,
+          hostname: input.hostname,
           adaptiveContentEnabled: input.adaptiveContent ? input.adaptiveContent.enabled : undefined,
           updatedAt: now,
         },
       });
     }, TRANSACTION_OPTIONS);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ConflictError(`Invalid "basename": another site of this organization is named "${input.basename}"`);
+    if (isUniqueViolation(error)) {
+      const taken = input.hostname ? await ctx.db.site.count({ where: { hostname: input.hostname, NOT: { id: site.id } } }) : 0;
+      if (taken) throw new ConflictError(`Invalid "hostname": "${input.hostname}" is another site's`);
+      throw new ConflictError(`Invalid "basename": another site of this organization is named "${input.basename}"`);
+    }
     throw error;
   }
   return getSite(ctx, organizationId, site.id, query);
