@@ -81,6 +81,7 @@ app.get('/v1/orgs/:organizationId/spaces', async (req, res) => {
         editMode: s.editMode,
         emoji: s.emoji,
         id: s.id,
+        mergeRules: s.mergeRules,
         object: 'space',
         organization: organizationId,
       };

@@ -47,7 +47,7 @@ async function listSpaces(res, token, organizationId, limit) {
   const holdsRole = access.role !== null;
   const { rows } = await pool.query(
     `SELECT s."id", s."title", s."emoji", s."visibility"::text, s."createdAt", s."updatedAt", s."editMode"::text, s."collectionId",
-        s."revisionId", s."defaultLevel"::text, s."openCommentCount", s."changeRequestCount", s."openChangeRequestCount", s."draftChangeRequestCount",
+        s."revisionId", s."defaultLevel"::text, s."mergeRules", s."openCommentCount", s."changeRequestCount", s."openChangeRequestCount", s."draftChangeRequestCount",
         ARRAY(SELECT g."role"::text FROM "SpaceUserGrant" g WHERE g."spaceId" = s."id" AND g."userId" = $2
               UNION ALL SELECT tg."role"::text FROM "SpaceTeamGrant" tg JOIN "TeamMember" tm ON tm."teamId" = tg."teamId" AND tm."userId" = $2
               WHERE tg."spaceId" = s."id") AS "grants",
@@ -76,7 +76,7 @@ async function listSpaces(res, token, organizationId, limit) {
     const space = {
       changeRequests: s.changeRequestCount, changeRequestsDraft: s.draftChangeRequestCount, changeRequestsOpen: s.openChangeRequestCount,
       comments: s.openCommentCount, createdAt: s.createdAt.toISOString(), defaultLevel: s.defaultLevel, editMode: s.editMode, emoji: s.emoji,
-      id: s.id, object: 'space', organization: organizationId,
+      id: s.id, mergeRules: s.mergeRules, object: 'space', organization: organizationId,
     };
     if (s.collectionId !== null) space.parent = s.collectionId;
     space.permissions = { access: at('read'), admin: at('admin'), comment: at('comment'), edit: at('edit'), merge: at('review'), review: at('review') };

@@ -97,6 +97,34 @@ describe('REST surface', () => {
         'DELETE /orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
         // Site search (GitBook's searchSiteContent).
         'POST /orgs/{organizationId}/sites/{siteId}/search',
+        // Comments on a space itself (GitBook's space-comments operations, issue 26).
+        'GET /spaces/{spaceId}/comments',
+        'POST /spaces/{spaceId}/comments',
+        'GET /spaces/{spaceId}/comments/{commentId}',
+        'PUT /spaces/{spaceId}/comments/{commentId}',
+        'DELETE /spaces/{spaceId}/comments/{commentId}',
+        'GET /spaces/{spaceId}/comments/{commentId}/replies',
+        'POST /spaces/{spaceId}/comments/{commentId}/replies',
+        'GET /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
+        'PUT /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
+        'DELETE /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
+        'GET /spaces/{spaceId}/commenters',
+        // Who can access a space (GitBook's space-permissions operations, issue 26).
+        'POST /spaces/{spaceId}/permissions',
+        'GET /spaces/{spaceId}/permissions/users',
+        'GET /spaces/{spaceId}/permissions/teams',
+        'GET /spaces/{spaceId}/permissions/aggregate',
+        'PATCH /spaces/{spaceId}/permissions/users/{userId}',
+        'PATCH /spaces/{spaceId}/permissions/teams/{teamId}',
+        'DELETE /spaces/{spaceId}/permissions/users/{userId}',
+        'DELETE /spaces/{spaceId}/permissions/teams/{teamId}',
+        // Review requests and reviews of change requests (GitBook's change-request review operations, issue 26).
+        'GET /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers',
+        'POST /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers',
+        'DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId}',
+        'GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews',
+        'POST /spaces/{spaceId}/change-requests/{changeRequestId}/reviews',
+        'GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}',
       ],
     ).sort());
   });

@@ -107,6 +107,23 @@ describe('statement budget per GET route, and per read sent with a body (token, 
     const reply = (await admin.rest('POST', `${comments}/${comment.id}/replies`, { body: { markdown: 'Reply' } })).body;
     await admin.rest('PUT', `${comments}/${comment.id}`, { addedReactions: ['👍'] });
     await admin.rest('PUT', `${comments}/${comment.id}/replies/${reply.id}`, { addedReactions: ['👍'] });
+    const crPath = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`;
+    await admin.rest('POST', `${crPath}/requested-reviewers`, { users: [reader.userId, guest.userId, ...others.map((m) => m.userId)] });
+    const reviewers = [reader, guest, ...others];
+    await Promise.all(reviewers.map((m) => h.db.spaceUserGrant.upsert({ where: { spaceId_userId: { spaceId: space.id, userId: m.userId } }, create: { spaceId: space.id, organizationId: o, userId: m.userId, role: 'review' }, update: { role: 'review' } })));
+    const reviews: any[] = [];
+    for (const [i, m] of reviewers.entries()) {
+      reviews.push((await m.rest('POST', `${crPath}/reviews`, { status: i % 2 ? 'approved' : 'changes-requested', comment: i % 3 ? undefined : { markdown: `Review ${i}` } })).body);
+    }
+    const review = reviews[0]; // `{rw}`: a review with a comment (whose loaders count)
+    // Back to the grants the other routes are measured with.
+    await h.db.spaceUserGrant.deleteMany({ where: { spaceId: space.id, userId: { in: [reader, ...others].map((m) => m.userId) } } });
+    await h.db.spaceUserGrant.update({ where: { spaceId_userId: { spaceId: space.id, userId: guest.userId } }, data: { role: 'edit' } });
+    const spaceComments = `/v1/spaces/${space.id}/comments`;
+    const spaceComment = (await admin.rest('POST', spaceComments, { body: { markdown: 'Budget' }, page: 'budget-page' })).body;
+    for (const author of [admin, others[1], others[3]]) await author.rest('POST', spaceComments, { body: { markdown: 'Other' } });
+    const spaceReply = (await admin.rest('POST', `${spaceComments}/${spaceComment.id}/replies`, { body: { markdown: 'Reply' } })).body;
+    await admin.rest('PUT', `${spaceComments}/${spaceComment.id}`, { addedReactions: ['👍'] });
     await addFiles(h.db, space.revision, ['budget-file', 'other-file'].map((id) => ({ id, name: `${id}.txt`, contentType: 'text/plain', bytes: new Uint8Array(Buffer.from(id)) })));
     const link = (await admin.rest('POST', `/v1/orgs/${o}/link-invites`, { role: 'read' })).body;
     const site = (await admin.rest('POST', `/v1/orgs/${o}/sites`, { title: 'Budget site', spaces: spaces.slice(0, 4).map((s) => s.id) })).body;
@@ -138,6 +155,9 @@ describe('statement budget per GET route, and per read sent with a body (token, 
         .replace('{cr}', changeRequest.id)
         .replace('{cm}', comment.id)
         .replace('{rp}', reply.id)
+        .replace('{rw}', review.id)
+        .replace('{scm}', spaceComment.id)
+        .replace('{srp}', spaceReply.id)
         .replace('{f}', 'owner')
         .replace('{i}', link.id)
         .replace('{p}', saml.id)

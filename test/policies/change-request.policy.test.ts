@@ -13,6 +13,7 @@ const actors = {
   'commenting author': atLevel('comment', 'u-author'),
   editor: atLevel('edit'),
   reviewer: atLevel('review'),
+  'reviewing author': atLevel('review', 'u-author'),
 };
 const records = { 'change request': { id: 'cr1', createdById: 'u-author', status: 'open' as const } };
 
@@ -34,5 +35,15 @@ describe('change request policy (docs/api/change-requests.md, "Change requests")
     // Merging needs "review" (the space's merge permission).
     ['editor', 'merge', 'change request', 403],
     ['reviewer', 'merge', 'change request', 'allowed'],
+    // Asking for reviews is its author's or an editor's; reviewing needs "review" (the level that merges).
+    ['no level', 'requestReview', 'change request', 404],
+    ['commenter', 'requestReview', 'change request', 403],
+    ['commenting author', 'requestReview', 'change request', 'allowed'],
+    ['editor', 'requestReview', 'change request', 'allowed'],
+    ['no level', 'review', 'change request', 404],
+    ['commenter', 'review', 'change request', 403],
+    ['editor', 'review', 'change request', 403],
+    ['reviewer', 'review', 'change request', 'allowed'],
+    ['reviewing author', 'review', 'change request', 403],
   ]);
 });

@@ -10,7 +10,7 @@ import { pageCount, updatePageRow } from '../support/content-rows.ts';
 
 const h = useHarness();
 
-const SPACE = `object id title emoji visibility createdAt updatedAt deletedAt editMode urls { location app published public icon }
+const SPACE = `object id title emoji visibility createdAt updatedAt deletedAt editMode mergeRules urls { location app published public icon }
   organization parent revision defaultLevel comments changeRequests changeRequestsOpen changeRequestsDraft
   permissions { access admin edit comment merge review }`;
 const UNKNOWN_ORG = 'unknownOrg0000000001';
@@ -157,6 +157,7 @@ describe('POST /orgs/{o}/spaces (createSpace)', () => {
       createdAt: now,
       updatedAt: now,
       editMode: 'locked',
+      mergeRules: { type: 'inherit' },
       urls: { location: `${h.config.apiUrl}/spaces/${body.id}`, app: expect.stringMatching(/^http/) },
       organization: o,
       parent: collection.id,
@@ -274,6 +275,7 @@ describe('GET /spaces/{id} (getSpaceById)', () => {
       createdAt: space.createdAt,
       updatedAt: space.updatedAt,
       editMode: 'live',
+      mergeRules: { type: 'inherit' },
       urls: { location: `${h.config.apiUrl}/spaces/${space.id}`, app: space.urls.app },
       organization: o,
       parent: collection.id,

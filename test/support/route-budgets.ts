@@ -23,6 +23,10 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/orgs/{o}/spaces': 4,
   'GET /v1/spaces/{s}': 3,
   'GET /v1/spaces/{s}/links': 3,
+  // Who can access a space: token, access, the page (with users, teams and their grants joined), the count.
+  'GET /v1/spaces/{s}/permissions/users': 4,
+  'GET /v1/spaces/{s}/permissions/teams': 4,
+  'GET /v1/spaces/{s}/permissions/aggregate': 4,
   'GET /v1/spaces/{s}/content': 3,
   'GET /v1/spaces/{s}/content/pages': 3,
   'GET /v1/spaces/{s}/content/page/{pg}': 3,
@@ -58,11 +62,24 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/spaces/{s}/change-requests/{cr}/content/files/{fl}/backlinks': 4,
   // Comments: token, access, the change request, the page (and its count); each loader (reactions,
   // repliers, target pages, the reply count) one statement for the whole page of comments.
+  // Reviews and review requests: token, access, the change request, the page (and its count); a review's
+  // reviewer, requester, change request and comment come with it (joins); the comments' loaders
+  // (reactions, repliers, ...) one statement each for the whole page.
+  'GET /v1/spaces/{s}/change-requests/{cr}/requested-reviewers': 5,
+  'GET /v1/spaces/{s}/change-requests/{cr}/reviews': 7,
+  'GET /v1/spaces/{s}/change-requests/{cr}/reviews/{rw}': 6,
   'GET /v1/spaces/{s}/change-requests/{cr}/comments': 8,
   'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}': 7,
   // Replies: token, access, the change request, the comment, the page (and its count), reactions.
   'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}/replies': 7,
   'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}/replies/{rp}': 6,
+  // Comments on the space itself: the same statements without the change request's row.
+  'GET /v1/spaces/{s}/comments': 7,
+  'GET /v1/spaces/{s}/comments/{scm}': 6,
+  'GET /v1/spaces/{s}/comments/{scm}/replies': 6,
+  'GET /v1/spaces/{s}/comments/{scm}/replies/{srp}': 5,
+  // Commenters: token, access, the page of members (their users and counts joined), its count.
+  'GET /v1/spaces/{s}/commenters': 4,
   'GET /v1/spaces/{s}/custom-fields': 3,
   'GET /v1/orgs/{o}/custom-fields': 4,
   'GET /v1/orgs/{o}/custom-fields/{f}': 3,

@@ -8,7 +8,9 @@ import { RevisionDraft, rememberContent, revisionContents, type RevisionContent 
 import { lockSpaceAt, recordPagePathRedirects, writeRevision } from '../content/index.ts';
 import { updateSearchIndex } from '../search/index.ts';
 import { hasConflictMarkers, hashesToMerge, mergeRevisions, type MergeConflict } from '../content/index.ts';
+import { mergeRuleRefusal, mergeRulesOf, needsReviews } from '../spaces/index.ts';
 import { changeRequestPolicy } from './change-request.policy.ts';
+import { currentReviewsOf } from './change-request-reviews.service.ts';
 import { findChangeRequest, spaceForChangeRequests } from './change-request.service.ts';
 import { addContributor, advanceChangeRequest, assertEditable } from './change-request-content.service.ts';
 
@@ -89,13 +91,22 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
  * same step when that merges cleanly; when it would conflict, or still holds conflict markers from an
  * update, the answer is 409 (update it and resolve them first). Two merges racing on one space: the
  * first moves the space's revision, the second finds it moved and answers 409 — its change request
- * stays open, now outdated, nothing lost.
+ * stays open, now outdated, nothing lost. The space's merge rules (`Space.mergeRules`, e.g. an approved
+ * review of the current content) must hold: 409 naming the rule otherwise. They hold for what the merge
+ * writes: it lands only while the change request is still at the revision they were checked against.
  */
 export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRequestId: string) {
   const { space, actor } = await spaceForChangeRequests(ctx, spaceId);
   const cr = await findChangeRequest(ctx, space.id, changeRequestId);
   authorize(changeRequestPolicy, actor, 'merge', cr);
   if (cr.status === 'merged' || cr.status === 'archived') throw new ConflictError(`Change request #${cr.number} is ${cr.status}: it cannot be merged`);
+  const rules = mergeRulesOf(space.mergeRules);
+  const refusal = mergeRuleRefusal(rules, {
+    subject: cr.subject,
+    outdated: baseOf(cr) !== space.revisionId,
+    currentReviews: needsReviews(rules) ? await currentReviewsOf(ctx, cr) : [],
+  });
+  if (refusal) throw new ConflictError(`Change request #${cr.number} cannot be merged: ${refusal}`);
   const left = await unresolved(ctx, cr.revisionId, conflictsOf(cr));
   if (left.length) {
     throw new ConflictError(`Change request #${cr.number} has unresolved conflicts in page(s) ${left.join(', ')}: resolve them before merging`);

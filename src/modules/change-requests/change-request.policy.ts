@@ -2,7 +2,7 @@ import type { ChangeRequest } from '../../generated/prisma/client.ts';
 import { definePolicy } from '../../core/authorization.ts';
 import { atLeast } from '../organizations/roles.ts';
 import type { ContentActor } from '../spaces/access-level.ts';
-import { mayMerge } from '../spaces/space.policy.ts';
+import { mayMerge, mayReview } from '../spaces/space.policy.ts';
 
 /** The caller on a space's change requests: their effective level on the space, and who they are. */
 export interface ChangeRequestActor extends ContentActor {
@@ -17,7 +17,10 @@ const isAuthor = (actor: ChangeRequestActor, cr: ChangeRequestRecord) => cr.crea
  * Who may do what with a space's change requests (docs/api/change-requests.md, "Change requests"): whoever can read the space
  * reads them; opening one and editing its subject and content needs `edit`; moving it between draft,
  * open and archived is its author's or an editor's; merging needs `review` (the space's `merge`
- * permission). Callers who cannot read the space get its 404 (checked with the space, before this).
+ * permission). Reviews (docs/api/change-requests.md, "Reviews"): asking someone for a review, or withdrawing
+ * the request, is its author's or an editor's; reviewing needs `review`, the space's `review` permission
+ * (the level that also merges: one rule, `mayReview`), and is not its author's. Callers who cannot read the space get its 404
+ * (checked with the space, before this).
  */
 export const changeRequestPolicy = definePolicy<ChangeRequestActor, ChangeRequestRecord>()({
   visible: ({ level }) => atLeast(level, 'read'),
@@ -28,6 +31,8 @@ export const changeRequestPolicy = definePolicy<ChangeRequestActor, ChangeReques
     update: ({ level }) => atLeast(level, 'edit'),
     setStatus: (actor, cr) => atLeast(actor.level, 'edit') || isAuthor(actor, cr),
     merge: (actor) => mayMerge(actor),
+    requestReview: (actor, cr) => atLeast(actor.level, 'edit') || isAuthor(actor, cr),
+    review: (actor, cr) => mayReview(actor) && !isAuthor(actor, cr),
   },
   refusals: {
     read: 'This needs the "read" level on the space',
@@ -35,5 +40,7 @@ export const changeRequestPolicy = definePolicy<ChangeRequestActor, ChangeReques
     update: 'Editing a change request needs the "edit" level on the space',
     setStatus: 'Only its author or an editor of the space can change the status of a change request',
     merge: 'Merging a change request needs the "review" level on the space',
+    requestReview: 'Only its author or an editor of the space can ask for reviews of a change request',
+    review: 'Reviewing a change request needs the "review" level on the space, and is not for its author',
   },
 });

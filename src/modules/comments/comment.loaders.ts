@@ -78,7 +78,8 @@ export interface TargetPage {
 
 /**
  * The page each comment targets, as it was in the revision the comment was posted on, and whether the
- * change request has since changed or deleted it (`outdated`). One statement for a page of comments.
+ * change request (for a comment on the space itself: the space's current content) has since changed or
+ * deleted it (`outdated`). One statement for a page of comments.
  */
 export function targetPageLoader(ctx: Context) {
   return keyedLoader(ctx, 'commentTargetPage', () =>
@@ -91,7 +92,8 @@ export function targetPageLoader(ctx: Context) {
         JOIN "Revision" tr ON tr."id" = c."targetRevisionId"
         CROSS JOIN LATERAL content_find(tr."pageTree", ARRAY[c."targetPageId"]) tp
         LEFT JOIN "ChangeRequest" cr ON cr."id" = c."changeRequestId"
-        LEFT JOIN "Revision" r ON r."id" = cr."revisionId"
+        LEFT JOIN "Space" s ON s."id" = c."spaceId" AND c."changeRequestId" IS NULL
+        LEFT JOIN "Revision" r ON r."id" = COALESCE(cr."revisionId", s."revisionId")
         LEFT JOIN LATERAL content_find(r."pageTree", ARRAY[c."targetPageId"]) cp ON true
         WHERE c."id" IN (${Prisma.join([...ids])})`);
       const byComment = new Map(rows.map((r) => [r.commentId, r]));

@@ -21,3 +21,23 @@ export const commentRoutes: RouteTable = {
     addition: "GitBook's deleteCommentReplyInChangeRequest",
   },
 };
+
+// Comments on a space itself (its current content): GitBook's space-comments operations, the same fields
+// over the same service. Not in the API description: additions from GitBook's API.
+const spaceTags = ['space-comments'];
+const spaceComments = '/spaces/{spaceId}/comments';
+const gitbooks = (operationId: string) => ({ operationId, addition: `GitBook's ${operationId}`, tags: spaceTags });
+
+export const spaceCommentRoutes: RouteTable = {
+  'Query.spaceComments': { ...gitbooks('listCommentsInSpace'), method: 'GET', path: spaceComments },
+  'Mutation.postSpaceComment': { ...gitbooks('postCommentInSpace'), method: 'POST', path: spaceComments },
+  'Query.spaceComment': { ...gitbooks('getCommentInSpace'), method: 'GET', path: `${spaceComments}/{commentId}` },
+  'Mutation.updateSpaceComment': { ...gitbooks('updateCommentInSpace'), method: 'PUT', path: `${spaceComments}/{commentId}` },
+  'Mutation.deleteSpaceComment': { ...gitbooks('deleteCommentInSpace'), method: 'DELETE', path: `${spaceComments}/{commentId}`, status: 204 },
+  'Query.spaceCommentReplies': { ...gitbooks('listCommentRepliesInSpace'), method: 'GET', path: `${spaceComments}/{commentId}/replies` },
+  'Mutation.postSpaceCommentReply': { ...gitbooks('postCommentReplyInSpace'), method: 'POST', path: `${spaceComments}/{commentId}/replies`, query: ['format'] },
+  'Query.spaceCommentReply': { ...gitbooks('getCommentReplyInSpace'), method: 'GET', path: `${spaceComments}/{commentId}/replies/{commentReplyId}` },
+  'Mutation.updateSpaceCommentReply': { ...gitbooks('updateCommentReplyInSpace'), method: 'PUT', path: `${spaceComments}/{commentId}/replies/{commentReplyId}` },
+  'Mutation.deleteSpaceCommentReply': { ...gitbooks('deleteCommentReplyInSpace'), method: 'DELETE', path: `${spaceComments}/{commentId}/replies/{commentReplyId}`, status: 204 },
+  'Query.spaceCommenters': { ...gitbooks('listCommentersInSpace'), method: 'GET', path: '/spaces/{spaceId}/commenters' },
+};

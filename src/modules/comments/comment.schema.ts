@@ -10,14 +10,17 @@ import { documentShape } from '../content/index.ts';
 import { documentBudget } from '../content/index.ts';
 import { markdownToDocument } from '../content/index.ts';
 import { spaceActor } from '../spaces/index.ts';
+import { MemberList } from '../members/index.ts';
 import { UserRef } from '../users/index.ts';
 import { reactionsLoader, repliersLoader, targetPageLoader } from './comment.loaders.ts';
 import { commentPolicy } from './comment.policy.ts';
 import {
+  type CommentTarget,
   deleteComment,
   deleteReply,
   getComment,
   getReply,
+  listCommenters,
   listComments,
   listReplies,
   postComment,
@@ -111,10 +114,12 @@ const targetShape = shaped({
   },
 });
 
-const commentsPath = (c: Comment, apiUrl: string) => `${apiUrl}/spaces/${c.spaceId}/change-requests/${c.changeRequestId}/comments`;
+/** Where a comment's routes are: under its change request, or under its space for the space's own. */
+const commentsPath = (c: Comment, apiUrl: string) =>
+  c.changeRequestId ? `${apiUrl}/spaces/${c.spaceId}/change-requests/${c.changeRequestId}/comments` : `${apiUrl}/spaces/${c.spaceId}/comments`;
 
 export const CommentRef = builder.prismaObject('Comment', {
-  description: 'A comment on a change request, possibly on one of its pages',
+  description: 'A comment on a space or on one of its change requests, possibly on one of its pages',
   fields: (t) => ({
     object: t.string({ extensions: constrained({ enum: ['comment'] }), resolve: () => 'comment' }),
     id: t.exposeID('id'),
@@ -198,124 +203,193 @@ const CommentList = listType('Comment', CommentRef);
 const markdownByDefault = constrained({ default: 'markdown' });
 const reactionChanges = constrained({ maxItems: MAX_REACTION_CHANGES, items: { minLength: 1, maxLength: MAX_EMOJI_LENGTH } });
 const CommentReplyList = listType('CommentReply', CommentReplyRef);
-const commentArgs = builder.args((t) => ({
-  ...changeRequestArgs,
-  commentId: t.string({ required: true, description: 'ID of the comment' }),
-}));
 const BodyInput = builder.inputType('CommentBodyInput', {
   description: 'A comment body: its markdown',
   fields: (t) => ({ markdown: t.string({ description: `1..10000 characters`, extensions: constrained({ minLength: 1, maxLength: MAX_COMMENT_CHARACTERS }) }) }),
 });
 
-builder.queryFields((t) => ({
-  changeRequestComments: t.field({
-    type: CommentList,
-    description: 'Comments on a change request (not replies), newest first by default',
-    args: {
-      ...changeRequestArgs,
-      ...listArgs,
-      order: t.arg({ type: ListOrderEnum, description: 'By postedAt: desc (default) or asc', extensions: constrained({ default: 'desc' }) }),
-      status: t.arg({ type: CommentStatusFilter, description: 'all (default), open or resolved', extensions: constrained({ default: 'all' }) }),
-      targetPage: t.arg.string({ description: 'Only comments on this page' }),
-      format: t.arg({ type: DocumentFormatEnum, description: 'Bodies as markdown (default) or document', extensions: markdownByDefault }),
-    },
-    resolve: async (_root, { spaceId, changeRequestId, format, ...args }, ctx, info) => {
-      const list = await listComments(ctx, spaceId, changeRequestId, args, listItemsQuery(ctx, info));
-      for (const item of list.items) withFormat(item, format);
-      return list;
-    },
-  }),
-  changeRequestComment: t.field({
-    type: CommentRef,
-    description: 'A comment on a change request',
-    args: { ...commentArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Body as markdown (default) or document', extensions: markdownByDefault }) },
-    resolve: async (_root, { spaceId, changeRequestId, commentId, format }, ctx, info) =>
-      withFormat(await getComment(ctx, spaceId, changeRequestId, commentId, recordQuery(ctx, info)), format),
-  }),
-}));
+const spacePath = builder.args((t) => ({ spaceId: t.string({ required: true, description: 'ID of the space' }) }));
 
-const replyArgs = builder.args((t) => ({
-  ...commentArgs,
-  commentReplyId: t.string({ required: true, description: 'ID of the reply' }),
-}));
+/**
+ * Where a family of comment operations hangs (a change request, or the space itself): the arguments of
+ * its path, the target they name, the names of its root fields and what descriptions call it. Both
+ * families are the same fields over the same service (comment.service.ts).
+ */
+interface CommentDoor {
+  /** The path's arguments: `spaceId`, and `changeRequestId` for a change request. */
+  pathArgs: typeof spacePath;
+  target: (args: { spaceId: string; changeRequestId?: string }) => CommentTarget;
+  on: string;
+  /** What `page` must be a page of. */
+  pages: string;
+  names: {
+    list: string;
+    get: string;
+    post: string;
+    update: string;
+    delete: string;
+    replies: string;
+    reply: string;
+    postReply: string;
+    updateReply: string;
+    deleteReply: string;
+    commenters?: string;
+  };
+}
 
-builder.queryFields((t) => ({
-  changeRequestCommentReplies: t.field({
-    type: CommentReplyList,
-    description: 'Replies to a comment, oldest first',
-    args: { ...commentArgs, ...listArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Bodies as markdown (default) or document', extensions: markdownByDefault }) },
-    resolve: async (_root, { spaceId, changeRequestId, commentId, format, ...args }, ctx, info) => {
-      const list = await listReplies(ctx, spaceId, changeRequestId, commentId, args, listItemsQuery(ctx, info));
-      for (const item of list.items) withFormat(item, format);
-      return list;
-    },
-  }),
-  changeRequestCommentReply: t.field({
-    type: CommentReplyRef,
-    description: 'A reply to a comment',
-    args: { ...replyArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Body as markdown (default) or document', extensions: markdownByDefault }) },
-    resolve: async (_root, { spaceId, changeRequestId, commentId, commentReplyId, format }, ctx, info) =>
-      withFormat(await getReply(ctx, spaceId, changeRequestId, commentId, commentReplyId, recordQuery(ctx, info)), format),
-  }),
-}));
+function commentOperations({ pathArgs, target, on, pages, names }: CommentDoor) {
+  const commentArgs = builder.args((t) => ({ ...pathArgs, commentId: t.string({ required: true, description: 'ID of the comment' }) }));
+  const replyArgs = builder.args((t) => ({ ...commentArgs, commentReplyId: t.string({ required: true, description: 'ID of the reply' }) }));
 
-builder.mutationFields((t) => ({
-  postChangeRequestCommentReply: t.field({
-    type: CommentReplyRef,
-    description: 'Replies to a comment (comment level)',
-    args: {
-      ...commentArgs,
-      body: t.arg({ type: BodyInput, required: true, description: '{ markdown }: 1..10000 characters' }),
-      format: t.arg({ type: DocumentFormatEnum, description: 'Body of the answer as markdown (default) or document', extensions: markdownByDefault }),
-    },
-    resolve: async (_root, { spaceId, changeRequestId, commentId, format, ...input }, ctx, info) =>
-      withFormat(await postReply(ctx, spaceId, changeRequestId, commentId, input, recordQuery(ctx, info)), format),
-  }),
-  updateChangeRequestCommentReply: t.field({
-    type: CommentReplyRef,
-    description: 'Edits the body of a reply (author or space admin), adds or removes the caller’s reactions',
-    args: {
-      ...replyArgs,
-      body: t.arg({ type: BodyInput, description: '{ markdown }: 1..10000 characters' }),
-      addedReactions: t.arg.stringList({ description: 'Emoji to add (one emoji each; adding twice changes nothing)', extensions: reactionChanges }),
-      removedReactions: t.arg.stringList({ description: 'Emoji to remove (removing one never added changes nothing)', extensions: reactionChanges }),
-    },
-    resolve: async (_root, { spaceId, changeRequestId, commentId, commentReplyId, ...input }, ctx, info) =>
-      withFormat(await updateReply(ctx, spaceId, changeRequestId, commentId, commentReplyId, input, recordQuery(ctx, info)), 'markdown'),
-  }),
-  deleteChangeRequestCommentReply: t.boolean({
-    description: 'Deletes a reply (author or space admin)',
-    args: replyArgs,
-    resolve: (_root, { spaceId, changeRequestId, commentId, commentReplyId }, ctx) => deleteReply(ctx, spaceId, changeRequestId, commentId, commentReplyId),
-  }),
-  postChangeRequestComment: t.field({
-    type: CommentRef,
-    description: 'Posts a comment on a change request (comment level), on one of its pages when `page` is given',
-    args: {
-      ...changeRequestArgs,
-      body: t.arg({ type: BodyInput, required: true, description: '{ markdown }: 1..10000 characters' }),
-      page: t.arg.string({ description: 'A page of the change request' }),
-      node: t.arg.string({ description: 'A node (block) of that page', extensions: constrained({ minLength: 1, maxLength: 100 }) }),
-    },
-    resolve: async (_root, { spaceId, changeRequestId, ...input }, ctx, info) =>
-      withFormat(await postComment(ctx, spaceId, changeRequestId, input, recordQuery(ctx, info)), 'markdown'),
-  }),
-  updateChangeRequestComment: t.field({
-    type: CommentRef,
-    description: 'Edits the body (author or space admin), resolves or reopens (author or editor), adds or removes the caller’s reactions',
-    args: {
-      ...commentArgs,
-      body: t.arg({ type: BodyInput, description: '{ markdown }: 1..10000 characters' }),
-      resolved: t.arg.boolean({ description: 'true resolves it, false reopens it' }),
-      addedReactions: t.arg.stringList({ description: 'Emoji to add (one emoji each; adding twice changes nothing)', extensions: reactionChanges }),
-      removedReactions: t.arg.stringList({ description: 'Emoji to remove (removing one never added changes nothing)', extensions: reactionChanges }),
-    },
-    resolve: async (_root, { spaceId, changeRequestId, commentId, ...input }, ctx, info) =>
-      withFormat(await updateComment(ctx, spaceId, changeRequestId, commentId, input, recordQuery(ctx, info)), 'markdown'),
-  }),
-  deleteChangeRequestComment: t.boolean({
-    description: 'Deletes a comment with its replies and reactions (author or space admin)',
-    args: commentArgs,
-    resolve: (_root, { spaceId, changeRequestId, commentId }, ctx) => deleteComment(ctx, spaceId, changeRequestId, commentId),
-  }),
-}));
+  builder.queryFields((t) => ({
+    [names.list]: t.field({
+      type: CommentList,
+      description: `Comments on ${on} (not replies), newest first by default`,
+      args: {
+        ...pathArgs,
+        ...listArgs,
+        order: t.arg({ type: ListOrderEnum, description: 'By postedAt: desc (default) or asc', extensions: constrained({ default: 'desc' }) }),
+        status: t.arg({ type: CommentStatusFilter, description: 'all (default), open or resolved', extensions: constrained({ default: 'all' }) }),
+        targetPage: t.arg.string({ description: 'Only comments on this page' }),
+        format: t.arg({ type: DocumentFormatEnum, description: 'Bodies as markdown (default) or document', extensions: markdownByDefault }),
+      },
+      resolve: async (_root, { format, ...args }, ctx, info) => {
+        const list = await listComments(ctx, target(args), args, listItemsQuery(ctx, info));
+        for (const item of list.items) withFormat(item, format);
+        return list;
+      },
+    }),
+    [names.get]: t.field({
+      type: CommentRef,
+      description: `A comment on ${on}`,
+      args: { ...commentArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Body as markdown (default) or document', extensions: markdownByDefault }) },
+      resolve: async (_root, args, ctx, info) => withFormat(await getComment(ctx, target(args), args.commentId, recordQuery(ctx, info)), args.format),
+    }),
+    [names.replies]: t.field({
+      type: CommentReplyList,
+      description: 'Replies to a comment, oldest first',
+      args: { ...commentArgs, ...listArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Bodies as markdown (default) or document', extensions: markdownByDefault }) },
+      resolve: async (_root, { format, ...args }, ctx, info) => {
+        const list = await listReplies(ctx, target(args), args.commentId, args, listItemsQuery(ctx, info));
+        for (const item of list.items) withFormat(item, format);
+        return list;
+      },
+    }),
+    [names.reply]: t.field({
+      type: CommentReplyRef,
+      description: 'A reply to a comment',
+      args: { ...replyArgs, format: t.arg({ type: DocumentFormatEnum, description: 'Body as markdown (default) or document', extensions: markdownByDefault }) },
+      resolve: async (_root, args, ctx, info) =>
+        withFormat(await getReply(ctx, target(args), args.commentId, args.commentReplyId, recordQuery(ctx, info)), args.format),
+    }),
+    ...(names.commenters
+      ? {
+          [names.commenters]: t.field({
+            type: MemberList,
+            description: `Members of the organization who posted a comment or a reply on ${on}`,
+            args: { ...pathArgs, ...listArgs },
+            resolve: (_root, args, ctx, info) => listCommenters(ctx, target(args), args, listItemsQuery(ctx, info)),
+          }),
+        }
+      : {}),
+  }));
+
+  builder.mutationFields((t) => ({
+    [names.postReply]: t.field({
+      type: CommentReplyRef,
+      description: 'Replies to a comment (comment level)',
+      args: {
+        ...commentArgs,
+        body: t.arg({ type: BodyInput, required: true, description: '{ markdown }: 1..10000 characters' }),
+        format: t.arg({ type: DocumentFormatEnum, description: 'Body of the answer as markdown (default) or document', extensions: markdownByDefault }),
+      },
+      resolve: async (_root, args, ctx, info) => withFormat(await postReply(ctx, target(args), args.commentId, args, recordQuery(ctx, info)), args.format),
+    }),
+    [names.updateReply]: t.field({
+      type: CommentReplyRef,
+      description: 'Edits the body of a reply (author or space admin), adds or removes the caller’s reactions',
+      args: {
+        ...replyArgs,
+        body: t.arg({ type: BodyInput, description: '{ markdown }: 1..10000 characters' }),
+        addedReactions: t.arg.stringList({ description: 'Emoji to add (one emoji each; adding twice changes nothing)', extensions: reactionChanges }),
+        removedReactions: t.arg.stringList({ description: 'Emoji to remove (removing one never added changes nothing)', extensions: reactionChanges }),
+      },
+      resolve: async (_root, args, ctx, info) =>
+        withFormat(await updateReply(ctx, target(args), args.commentId, args.commentReplyId, args, recordQuery(ctx, info)), 'markdown'),
+    }),
+    [names.deleteReply]: t.boolean({
+      description: 'Deletes a reply (author or space admin)',
+      args: replyArgs,
+      resolve: (_root, args, ctx) => deleteReply(ctx, target(args), args.commentId, args.commentReplyId),
+    }),
+    [names.post]: t.field({
+      type: CommentRef,
+      description: `Posts a comment on ${on} (comment level), on one of its pages when \`page\` is given`,
+      args: {
+        ...pathArgs,
+        body: t.arg({ type: BodyInput, required: true, description: '{ markdown }: 1..10000 characters' }),
+        page: t.arg.string({ description: pages }),
+        node: t.arg.string({ description: 'A node (block) of that page', extensions: constrained({ minLength: 1, maxLength: 100 }) }),
+      },
+      resolve: async (_root, args, ctx, info) => withFormat(await postComment(ctx, target(args), args, recordQuery(ctx, info)), 'markdown'),
+    }),
+    [names.update]: t.field({
+      type: CommentRef,
+      description: 'Edits the body (author or space admin), resolves or reopens (author or editor), adds or removes the caller’s reactions',
+      args: {
+        ...commentArgs,
+        body: t.arg({ type: BodyInput, description: '{ markdown }: 1..10000 characters' }),
+        resolved: t.arg.boolean({ description: 'true resolves it, false reopens it' }),
+        addedReactions: t.arg.stringList({ description: 'Emoji to add (one emoji each; adding twice changes nothing)', extensions: reactionChanges }),
+        removedReactions: t.arg.stringList({ description: 'Emoji to remove (removing one never added changes nothing)', extensions: reactionChanges }),
+      },
+      resolve: async (_root, args, ctx, info) => withFormat(await updateComment(ctx, target(args), args.commentId, args, recordQuery(ctx, info)), 'markdown'),
+    }),
+    [names.delete]: t.boolean({
+      description: 'Deletes a comment with its replies and reactions (author or space admin)',
+      args: commentArgs,
+      resolve: (_root, args, ctx) => deleteComment(ctx, target(args), args.commentId),
+    }),
+  }));
+}
+
+/** Comments in a change request's review conversation. */
+commentOperations({
+  pathArgs: changeRequestArgs,
+  target: ({ spaceId, changeRequestId }) => ({ spaceId, changeRequestId }),
+  on: 'a change request',
+  pages: 'A page of the change request',
+  names: {
+    list: 'changeRequestComments',
+    get: 'changeRequestComment',
+    post: 'postChangeRequestComment',
+    update: 'updateChangeRequestComment',
+    delete: 'deleteChangeRequestComment',
+    replies: 'changeRequestCommentReplies',
+    reply: 'changeRequestCommentReply',
+    postReply: 'postChangeRequestCommentReply',
+    updateReply: 'updateChangeRequestCommentReply',
+    deleteReply: 'deleteChangeRequestCommentReply',
+  },
+});
+
+/** Comments on a space itself: on its current content (issue 26 §3). */
+commentOperations({
+  pathArgs: spacePath,
+  target: ({ spaceId }) => ({ spaceId }),
+  on: 'the space',
+  pages: "A page of the space's current content",
+  names: {
+    list: 'spaceComments',
+    get: 'spaceComment',
+    post: 'postSpaceComment',
+    update: 'updateSpaceComment',
+    delete: 'deleteSpaceComment',
+    replies: 'spaceCommentReplies',
+    reply: 'spaceCommentReply',
+    postReply: 'postSpaceCommentReply',
+    updateReply: 'updateSpaceCommentReply',
+    deleteReply: 'deleteSpaceCommentReply',
+    commenters: 'spaceCommenters',
+  },
+});

@@ -8,6 +8,7 @@ import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { findChangeRequest, spaceForChangeRequests } from '../change-requests/index.ts';
 import { pageExists } from '../content/index.ts';
+import { spaceFor } from '../spaces/index.ts';
 import { commentPolicy, type CommentActor } from './comment.policy.ts';
 
 /** At most this many characters in a comment body (issue "Review conversations"). */
@@ -21,17 +22,48 @@ export const MAX_REACTION_CHANGES = 20;
  */
 export const MAX_EMOJI_LENGTH = 64;
 
-/** The change request a comment hangs on, the caller as the comment policy sees them. */
-export async function commentScope(ctx: Context, spaceId: string, changeRequestId: string) {
-  const { space, actor } = await spaceForChangeRequests(ctx, spaceId);
-  const changeRequest = await findChangeRequest(ctx, space.id, changeRequestId, {
-    select: { id: true, number: true, revisionId: true, spaceId: true },
-  });
-  return { space, changeRequest, actor: actor satisfies CommentActor };
+/**
+ * What comments hang on: a change request of a space (`changeRequestId`: its ID or number), or the
+ * space itself (no `changeRequestId`), whose comments are on its current content. Both share every
+ * operation below, its rules, shapes and limits; only the scope differs.
+ */
+export interface CommentTarget {
+  spaceId: string;
+  changeRequestId?: string;
 }
 
-async function findComment(ctx: Context, changeRequestId: string, commentId: string, query?: ItemQuery) {
-  const comment = await ctx.db.comment.findFirst({ where: { id: commentId, changeRequestId, parentId: null }, ...(query as object) });
+/**
+ * The scope of a target: the space, the caller as the comment policy sees them, the change request
+ * (`null` for comments on the space), the revision whose pages comments may target (the change
+ * request's, or the space's current one) and how a refusal names it.
+ */
+export interface CommentScope {
+  space: { id: string; organizationId: string; revisionId: string | null };
+  actor: CommentActor;
+  changeRequestId: string | null;
+  revisionId: string | null;
+  label: string;
+}
+
+export async function commentScope(ctx: Context, target: CommentTarget): Promise<CommentScope> {
+  if (target.changeRequestId === undefined) {
+    const { space, actor } = await spaceFor(ctx, target.spaceId, 'read');
+    const scoped = { ...actor, userId: viewerOf(ctx).user.id } satisfies CommentActor;
+    return { space, actor: scoped, changeRequestId: null, revisionId: space.revisionId, label: 'the space' };
+  }
+  const { space, actor } = await spaceForChangeRequests(ctx, target.spaceId);
+  const changeRequest = await findChangeRequest(ctx, space.id, target.changeRequestId, {
+    select: { id: true, number: true, revisionId: true, spaceId: true },
+  });
+  return { space, actor: actor satisfies CommentActor, changeRequestId: changeRequest.id, revisionId: changeRequest.revisionId, label: `change request #${changeRequest.number}` };
+}
+
+/** A top-level comment of the scope: a change request's comments and a space's own are apart. */
+async function findComment(ctx: Context, scope: CommentScope, commentId: string, query?: ItemQuery) {
+  const comment = await ctx.db.comment.findFirst({
+    where: { id: commentId, spaceId: scope.space.id, changeRequestId: scope.changeRequestId, parentId: null },
+    ...(query as object),
+  });
   if (!comment) throw new NotFoundError(`Comment "${commentId}" not found`);
   return comment;
 }
@@ -72,9 +104,9 @@ export interface CommentListArgs extends ListArgs {
   targetPage?: string | null;
 }
 
-/** `GET …/change-requests/{cr}/comments`: top-level comments, by `postedAt` (newest first by default). */
-export async function listComments(ctx: Context, spaceId: string, changeRequestId: string, args: CommentListArgs, query?: ItemQuery) {
-  const { changeRequest } = await commentScope(ctx, spaceId, changeRequestId);
+/** `GET …/comments` (of a change request or a space): top-level comments, by `postedAt` (newest first by default). */
+export async function listComments(ctx: Context, target: CommentTarget, args: CommentListArgs, query?: ItemQuery) {
+  const scope = await commentScope(ctx, target);
   const direction = args.order ?? 'desc';
   return paginate({
     args,
@@ -83,7 +115,9 @@ export async function listComments(ctx: Context, spaceId: string, changeRequestI
       { field: 'id', direction },
     ],
     where: {
-      changeRequestId: changeRequest.id,
+      // A change request's comments by their index (changeRequestId, parentId, postedAt, id); a space's own
+      // by (spaceId, …), those of its change requests left out.
+      ...(scope.changeRequestId ? { changeRequestId: scope.changeRequestId } : { spaceId: scope.space.id, changeRequestId: null }),
       parentId: null,
       ...(args.status && args.status !== 'all' ? { status: args.status } : {}),
       ...(args.targetPage ? { targetPageId: args.targetPage } : {}),
@@ -93,44 +127,42 @@ export async function listComments(ctx: Context, spaceId: string, changeRequestI
   });
 }
 
-export async function getComment(ctx: Context, spaceId: string, changeRequestId: string, commentId: string, query?: ItemQuery) {
-  const { changeRequest } = await commentScope(ctx, spaceId, changeRequestId);
-  return findComment(ctx, changeRequest.id, commentId, query);
+export async function getComment(ctx: Context, target: CommentTarget, commentId: string, query?: ItemQuery) {
+  return findComment(ctx, await commentScope(ctx, target), commentId, query);
 }
 
 /**
- * `POST …/change-requests/{cr}/comments`: a comment on the change request, on one of the pages of its
- * current revision when `page` is given (400 for a page it does not have), on a `node` of it if given.
+ * `POST …/comments`: a comment on the change request (or the space), on one of the pages of its current
+ * revision when `page` is given (400 for a page it does not have), on a `node` of it if given.
  */
 export async function postComment(
   ctx: Context,
-  spaceId: string,
-  changeRequestId: string,
+  target: CommentTarget,
   input: { body?: { markdown?: string | null } | null; page?: string | null; node?: string | null },
   query?: ItemQuery,
 ) {
   const markdown = checkBody(input.body, true)!;
   checkLength('node', input.node, 1, 100);
-  const { space, changeRequest, actor } = await commentScope(ctx, spaceId, changeRequestId);
-  authorize(commentPolicy, actor, 'post', { id: '', postedById: null });
+  const scope = await commentScope(ctx, target);
+  authorize(commentPolicy, scope.actor, 'post', { id: '', postedById: null });
   if (input.page) {
-    if (!(await pageExists(ctx, changeRequest.revisionId, input.page))) throw new BadRequestError(`Invalid "page": no page "${input.page}" in change request #${changeRequest.number}`);
+    if (!scope.revisionId || !(await pageExists(ctx, scope.revisionId, input.page))) throw new BadRequestError(`Invalid "page": no page "${input.page}" in ${scope.label}`);
   }
   const id = newId();
   await ctx.db.comment.create({
     data: {
       id,
-      spaceId: space.id,
-      changeRequestId: changeRequest.id,
+      spaceId: scope.space.id,
+      changeRequestId: scope.changeRequestId,
       postedById: viewerOf(ctx).user.id,
       markdown,
-      targetRevisionId: changeRequest.revisionId,
+      targetRevisionId: scope.revisionId,
       targetPageId: input.page ?? null,
       targetNodeId: input.node ?? null,
       postedAt: ctx.clock.now(),
     },
   });
-  return findComment(ctx, changeRequest.id, id, query);
+  return findComment(ctx, scope, id, query);
 }
 
 /**
@@ -140,8 +172,7 @@ export async function postComment(
  */
 export async function updateComment(
   ctx: Context,
-  spaceId: string,
-  changeRequestId: string,
+  target: CommentTarget,
   commentId: string,
   input: { body?: { markdown?: string | null } | null; resolved?: boolean | null; addedReactions?: string[] | null; removedReactions?: string[] | null },
   query?: ItemQuery,
@@ -149,8 +180,9 @@ export async function updateComment(
   const markdown = checkBody(input.body, false);
   const added = checkEmojis('addedReactions', input.addedReactions);
   const removed = checkEmojis('removedReactions', input.removedReactions);
-  const { changeRequest, actor } = await commentScope(ctx, spaceId, changeRequestId);
-  const comment = await findComment(ctx, changeRequest.id, commentId);
+  const scope = await commentScope(ctx, target);
+  const { actor } = scope;
+  const comment = await findComment(ctx, scope, commentId);
   if (markdown !== undefined) authorize(commentPolicy, actor, 'edit', comment);
   if (input.resolved !== undefined && input.resolved !== null) authorize(commentPolicy, actor, 'resolve', comment);
   if (added.length || removed.length) authorize(commentPolicy, actor, 'react', comment);
@@ -160,21 +192,26 @@ export async function updateComment(
   if (markdown !== undefined) Object.assign(data, { markdown, editedAt: now });
   if (input.resolved === true && comment.status !== 'resolved') Object.assign(data, { status: 'resolved', resolvedAt: now, resolvedById: userId });
   if (input.resolved === false && comment.status !== 'open') Object.assign(data, { status: 'open', resolvedAt: null, resolvedById: null });
+  await writeChanges(ctx, comment.id, userId, now, data, added, removed);
+  return findComment(ctx, scope, comment.id, query);
+}
+
+/** A comment's or reply's new fields and the caller's reaction changes, in one transaction. */
+async function writeChanges(ctx: Context, commentId: string, userId: string, now: Date, data: Prisma.CommentUncheckedUpdateInput, added: string[], removed: string[]) {
   await ctx.db.$transaction(async (tx) => {
-    if (Object.keys(data).length) await tx.comment.update({ where: { id: comment.id }, data });
+    if (Object.keys(data).length) await tx.comment.update({ where: { id: commentId }, data });
     if (added.length) {
-      await tx.commentReaction.createMany({ data: added.map((emoji) => ({ commentId: comment.id, userId, emoji, reactedAt: now })), skipDuplicates: true });
+      await tx.commentReaction.createMany({ data: added.map((emoji) => ({ commentId, userId, emoji, reactedAt: now })), skipDuplicates: true });
     }
-    if (removed.length) await tx.commentReaction.deleteMany({ where: { commentId: comment.id, userId, emoji: { in: removed } } });
+    if (removed.length) await tx.commentReaction.deleteMany({ where: { commentId, userId, emoji: { in: removed } } });
   }, TRANSACTION_OPTIONS);
-  return findComment(ctx, changeRequest.id, comment.id, query);
 }
 
 /** `DELETE …/comments/{commentId}`: its author or a space admin; its replies and reactions go with it. */
-export async function deleteComment(ctx: Context, spaceId: string, changeRequestId: string, commentId: string) {
-  const { changeRequest, actor } = await commentScope(ctx, spaceId, changeRequestId);
-  const comment = await findComment(ctx, changeRequest.id, commentId);
-  authorize(commentPolicy, actor, 'delete', comment);
+export async function deleteComment(ctx: Context, target: CommentTarget, commentId: string) {
+  const scope = await commentScope(ctx, target);
+  const comment = await findComment(ctx, scope, commentId);
+  authorize(commentPolicy, scope.actor, 'delete', comment);
   await ctx.db.comment.deleteMany({ where: { id: comment.id } });
   return true;
 }
@@ -188,9 +225,8 @@ async function findReply(ctx: Context, parentId: string, replyId: string, query?
 }
 
 /** `GET …/comments/{commentId}/replies`: oldest first, as a conversation reads. */
-export async function listReplies(ctx: Context, spaceId: string, changeRequestId: string, commentId: string, args: ListArgs, query?: ItemQuery) {
-  const { changeRequest } = await commentScope(ctx, spaceId, changeRequestId);
-  const comment = await findComment(ctx, changeRequest.id, commentId, { select: { id: true } });
+export async function listReplies(ctx: Context, target: CommentTarget, commentId: string, args: ListArgs, query?: ItemQuery) {
+  const comment = await findComment(ctx, await commentScope(ctx, target), commentId, { select: { id: true } });
   return paginate({
     args,
     keys: [
@@ -203,31 +239,29 @@ export async function listReplies(ctx: Context, spaceId: string, changeRequestId
   });
 }
 
-export async function getReply(ctx: Context, spaceId: string, changeRequestId: string, commentId: string, replyId: string, query?: ItemQuery) {
-  const { changeRequest } = await commentScope(ctx, spaceId, changeRequestId);
-  const comment = await findComment(ctx, changeRequest.id, commentId, { select: { id: true } });
+export async function getReply(ctx: Context, target: CommentTarget, commentId: string, replyId: string, query?: ItemQuery) {
+  const comment = await findComment(ctx, await commentScope(ctx, target), commentId, { select: { id: true } });
   return findReply(ctx, comment.id, replyId, query);
 }
 
 /** `POST …/comments/{commentId}/replies`: `comment` level, `body.markdown` 1..10000 characters. */
 export async function postReply(
   ctx: Context,
-  spaceId: string,
-  changeRequestId: string,
+  target: CommentTarget,
   commentId: string,
   input: { body?: { markdown?: string | null } | null },
   query?: ItemQuery,
 ) {
   const markdown = checkBody(input.body, true)!;
-  const { space, changeRequest, actor } = await commentScope(ctx, spaceId, changeRequestId);
-  const comment = await findComment(ctx, changeRequest.id, commentId);
-  authorize(commentPolicy, actor, 'post', comment);
+  const scope = await commentScope(ctx, target);
+  const comment = await findComment(ctx, scope, commentId);
+  authorize(commentPolicy, scope.actor, 'post', comment);
   const id = newId();
   await ctx.db.comment.create({
     data: {
       id,
-      spaceId: space.id,
-      changeRequestId: changeRequest.id,
+      spaceId: scope.space.id,
+      changeRequestId: scope.changeRequestId,
       parentId: comment.id,
       postedById: viewerOf(ctx).user.id,
       markdown,
@@ -241,8 +275,7 @@ export async function postReply(
 /** `PUT …/replies/{replyId}`: `body` (its author or a space admin) and the caller's reactions. */
 export async function updateReply(
   ctx: Context,
-  spaceId: string,
-  changeRequestId: string,
+  target: CommentTarget,
   commentId: string,
   replyId: string,
   input: { body?: { markdown?: string | null } | null; addedReactions?: string[] | null; removedReactions?: string[] | null },
@@ -251,29 +284,46 @@ export async function updateReply(
   const markdown = checkBody(input.body, false);
   const added = checkEmojis('addedReactions', input.addedReactions);
   const removed = checkEmojis('removedReactions', input.removedReactions);
-  const { changeRequest, actor } = await commentScope(ctx, spaceId, changeRequestId);
-  const comment = await findComment(ctx, changeRequest.id, commentId, { select: { id: true } });
+  const scope = await commentScope(ctx, target);
+  const comment = await findComment(ctx, scope, commentId, { select: { id: true } });
   const reply = await findReply(ctx, comment.id, replyId);
-  if (markdown !== undefined) authorize(commentPolicy, actor, 'edit', reply);
-  if (added.length || removed.length) authorize(commentPolicy, actor, 'react', reply);
+  if (markdown !== undefined) authorize(commentPolicy, scope.actor, 'edit', reply);
+  if (added.length || removed.length) authorize(commentPolicy, scope.actor, 'react', reply);
   const now = ctx.clock.now();
-  const userId = viewerOf(ctx).user.id;
-  await ctx.db.$transaction(async (tx) => {
-    if (markdown !== undefined) await tx.comment.update({ where: { id: reply.id }, data: { markdown, editedAt: now } });
-    if (added.length) {
-      await tx.commentReaction.createMany({ data: added.map((emoji) => ({ commentId: reply.id, userId, emoji, reactedAt: now })), skipDuplicates: true });
-    }
-    if (removed.length) await tx.commentReaction.deleteMany({ where: { commentId: reply.id, userId, emoji: { in: removed } } });
-  }, TRANSACTION_OPTIONS);
+  const data: Prisma.CommentUncheckedUpdateInput = markdown !== undefined ? { markdown, editedAt: now } : {};
+  await writeChanges(ctx, reply.id, viewerOf(ctx).user.id, now, data, added, removed);
   return findReply(ctx, comment.id, reply.id, query);
 }
 
-/** `DELETE …/replies/{replyId}` (GitBook's addition): its author or a space admin. */
-export async function deleteReply(ctx: Context, spaceId: string, changeRequestId: string, commentId: string, replyId: string) {
-  const { changeRequest, actor } = await commentScope(ctx, spaceId, changeRequestId);
-  const comment = await findComment(ctx, changeRequest.id, commentId, { select: { id: true } });
+/** `DELETE …/replies/{replyId}`: its author or a space admin. */
+export async function deleteReply(ctx: Context, target: CommentTarget, commentId: string, replyId: string) {
+  const scope = await commentScope(ctx, target);
+  const comment = await findComment(ctx, scope, commentId, { select: { id: true } });
   const reply = await findReply(ctx, comment.id, replyId);
-  authorize(commentPolicy, actor, 'delete', reply);
+  authorize(commentPolicy, scope.actor, 'delete', reply);
   await ctx.db.comment.deleteMany({ where: { id: reply.id } });
   return true;
+}
+
+// ---- Commenters ----
+
+/**
+ * `GET /spaces/{id}/commenters`: the members of the space's organization who posted a comment or a
+ * reply on the target (a space's own comments: not those of its change requests), as the members list
+ * orders them (joined most recently first). Whoever reads the comments reads who wrote them.
+ */
+export async function listCommenters(ctx: Context, target: CommentTarget, args: ListArgs, query?: ItemQuery) {
+  const scope = await commentScope(ctx, target);
+  authorize(commentPolicy, scope.actor, 'read', { id: '', postedById: null });
+  const posted = scope.changeRequestId ? { changeRequestId: scope.changeRequestId } : { spaceId: scope.space.id, changeRequestId: null };
+  return paginate({
+    args,
+    keys: [
+      { field: 'joinedAt', direction: 'desc', type: 'date' },
+      { field: 'userId', direction: 'desc' },
+    ],
+    where: { organizationId: scope.space.organizationId, user: { commentsPosted: { some: posted } } },
+    model: ctx.db.member,
+    query,
+  });
 }

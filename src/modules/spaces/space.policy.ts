@@ -8,8 +8,10 @@ export type SpaceRecord = Pick<Space, 'id' | 'deletedAt'>;
 
 const needs = (level: Role): Rule<ContentActor, SpaceRecord> => (actor) => atLeast(actor.level, level);
 
+/** Reviewing a space's change requests (approving, requesting changes) needs `review` on it: the space's `review` permission. */
+export const mayReview = (actor: Pick<ContentActor, 'level'>): boolean => atLeast(actor.level, 'review');
 /** Merging into a space — a change request, an update — needs `review` on it (the change request policy asks this too). */
-export const mayMerge = (actor: Pick<ContentActor, 'level'>): boolean => atLeast(actor.level, 'review');
+export const mayMerge = mayReview;
 
 /**
  * Who may do what with a space (docs/api/spaces.md, "Access levels" and "Deletion"), by the caller's effective
@@ -34,7 +36,7 @@ export const spacePolicy = definePolicy<ContentActor, SpaceRecord>()({
     read: needs('read'),
     comment: needs('comment'),
     edit: needs('edit'),
-    review: needs('review'),
+    review: mayReview,
     merge: mayMerge,
     manageAccess: needs('admin'),
     administer: needs('admin'),

@@ -1,9 +1,10 @@
 import { builder } from '../../graphql/builder.ts';
-import { constrained } from '../../graphql/constraints.ts';
+import { constrained, shaped } from '../../graphql/constraints.ts';
 import { RoleEnum } from '../organizations/index.ts';
 import { listArgs, listItemsQuery, listType, OrderEnum } from '../../graphql/list.ts';
 import { spacePermissions } from './content-access.ts';
 import { listMemberSpaces } from './member-spaces.ts';
+import { mergeRulesOf, SUPPORTED_MERGE_RULES } from './merge-rules.ts';
 import { deleteSpace, restoreSpace } from './space.lifecycle.ts';
 import {
   createSpace,
@@ -42,6 +43,19 @@ const SpacePermissions = builder.simpleObject('SpacePermissions', {
   }),
 });
 
+/** GitBook's MergeRulesSpaceConfiguration, with the rules this API checks. */
+const mergeRulesShape = shaped({
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: { type: 'string', enum: ['inherit', 'none', 'rules'] },
+    rules: {
+      type: 'array',
+      items: { type: 'object', required: ['rule'], properties: { rule: { type: 'string', enum: [...SUPPORTED_MERGE_RULES] } } },
+    },
+  },
+});
+
 export const SpaceRef = builder.prismaObject('Space', {
   description: 'A space: a unit of documentation content, at the top level or in a collection',
   fields: (t) => ({
@@ -54,6 +68,12 @@ export const SpaceRef = builder.prismaObject('Space', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true, description: 'Set while the space is deleted' }),
     editMode: t.expose('editMode', { type: EditModeEnum }),
+    mergeRules: t.field({
+      type: 'JSON',
+      description: 'What a change request needs before it is merged: { type: inherit (default) | none } or { type: rules, rules: [{ rule }] }',
+      extensions: mergeRulesShape,
+      resolve: (s) => mergeRulesOf(s.mergeRules),
+    }),
     urls: t.field({
       type: SpaceUrls,
       resolve: (s, _args, ctx) => {
@@ -161,7 +181,7 @@ builder.mutationFields((t) => ({
   }),
   updateSpace: t.field({
     type: SpaceRef,
-    description: 'Update a space: title, emoji, editMode (edit level); defaultLevel, visibility (admin level)',
+    description: 'Update a space: title, emoji, editMode (edit level); defaultLevel, visibility, mergeRules (admin level)',
     args: {
       ...spacePath,
       title: t.arg.string({ description: 'Title (max 50)', extensions: constrained({ maxLength: 50 }) }),
@@ -169,6 +189,7 @@ builder.mutationFields((t) => ({
       editMode: t.arg({ type: EditModeEnum, description: 'live or locked' }),
       defaultLevel: t.arg({ type: RoleEnum, description: 'Level every member gets at least' }),
       visibility: t.arg({ type: ContentVisibilityScalar, description: 'Who can access the space' }),
+      mergeRules: t.arg({ type: 'JSON', description: 'What a change request needs before it is merged (admin level): GitBook\'s MergeRulesSpaceConfiguration' }),
     },
     resolve: (_root, { spaceId, visibility, ...input }, ctx) =>
       updateSpace(ctx, spaceId, { ...input, visibility: visibility ? fromApiVisibility(visibility as ContentVisibility) : visibility }),

@@ -1,4 +1,5 @@
 import type { EditMode, Prisma, Role, Space, SpaceVisibility } from '../../generated/prisma/client.ts';
+import { parseMergeRules } from './merge-rules.ts';
 import type { Context } from '../../core/context.ts';
 import { viewerSpacePage } from './space-pages.ts';
 import { authorize } from '../../core/authorization.ts';
@@ -111,15 +112,21 @@ export interface UpdateSpaceInput {
   editMode?: EditMode | null;
   defaultLevel?: Role | null;
   visibility?: SpaceVisibility | null;
+  mergeRules?: unknown;
 }
 
-/** Title, emoji and edit mode need `edit`; who can reach the space (defaultLevel, visibility) needs `admin`. */
+/**
+ * Title, emoji and edit mode need `edit`; who can reach the space (defaultLevel, visibility) and its
+ * merge rules need `admin`.
+ */
 export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSpaceInput): Promise<Space> {
   checkTitle(input.title);
   checkEmoji(input.emoji);
   for (const field of ['editMode', 'defaultLevel', 'visibility'] as const) rejectNull(field, input[field]);
+  const mergeRules = input.mergeRules === undefined ? undefined : parseMergeRules(input.mergeRules);
   const { space, actor } = await spaceFor(ctx, spaceId, 'edit');
   if (input.defaultLevel || input.visibility) authorize(spacePolicy, actor, 'manageAccess', space);
+  if (mergeRules) authorize(spacePolicy, actor, 'administer', space);
   if (input.visibility === 'in_collection' && !space.collectionId) {
     throw new BadRequestError('Invalid "visibility": "in-collection" is only for spaces inside a collection');
   }
@@ -131,6 +138,7 @@ export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSp
       editMode: input.editMode ?? undefined,
       defaultLevel: input.defaultLevel ?? undefined,
       visibility: input.visibility ?? undefined,
+      mergeRules: mergeRules ?? undefined,
       updatedAt: ctx.clock.now(),
     },
   });

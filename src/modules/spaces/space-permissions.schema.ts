@@ -1,0 +1,128 @@
+import type { Role, Team, User } from '../../generated/prisma/client.ts';
+import { builder } from '../../graphql/builder.ts';
+import { constrained } from '../../graphql/constraints.ts';
+import { listArgs, listItemsQuery, listType } from '../../graphql/list.ts';
+import { RoleEnum } from '../organizations/index.ts';
+import { TeamRef } from '../teams/index.ts';
+import { UserRef } from '../users/index.ts';
+import {
+  inviteToSpace,
+  listSpacePermissionsAggregate,
+  listSpaceTeamPermissions,
+  listSpaceUserPermissions,
+  MAX_INVITEES_PER_CALL,
+  removeSpaceGrant,
+  updateSpaceGrant,
+  type PermissionSource,
+} from './space-permissions.service.ts';
+
+const UserContentPermission = builder.objectRef<{ permission: Role; user: User }>('UserContentPermission').implement({
+  description: "A user's level on a space",
+  fields: (t) => ({
+    permission: t.field({ type: RoleEnum, resolve: (p) => p.permission }),
+    user: t.field({ type: UserRef, resolve: (p) => p.user }),
+  }),
+});
+
+const TeamContentPermission = builder.objectRef<{ permission: Role; team: Team }>('TeamContentPermission').implement({
+  description: "A team's level on a space",
+  fields: (t) => ({
+    permission: t.field({ type: RoleEnum, resolve: (p) => p.permission }),
+    team: t.field({ type: TeamRef, resolve: (p) => p.team }),
+  }),
+});
+
+const PermissionSourceRef = builder.objectRef<PermissionSource>('ContentPermissionSource').implement({
+  description: 'One of the levels a member holds on a space; their permission is the strongest of them',
+  fields: (t) => ({
+    kind: t.string({
+      description: 'organization-role, space-default, collection-default (members with a role), user-grant or team-grant',
+      extensions: constrained({ enum: ['organization-role', 'space-default', 'collection-default', 'user-grant', 'team-grant'] }),
+      resolve: (s) => s.kind,
+    }),
+    level: t.field({ type: RoleEnum, resolve: (s) => s.level }),
+    id: t.string({ nullable: true, description: 'The collection (collection-default) or team (team-grant) it comes from', resolve: (s) => s.id ?? null }),
+  }),
+});
+
+const AggregateContentPermission = builder
+  .objectRef<{ permission: Role; user: User; sources: PermissionSource[] }>('AggregateContentPermission')
+  .implement({
+    description: "Someone who can access a space: their effective level and where it comes from",
+    fields: (t) => ({
+      permission: t.field({ type: RoleEnum, description: 'The effective level: the strongest of the sources', resolve: (p) => p.permission }),
+      user: t.field({ type: UserRef, resolve: (p) => p.user }),
+      sources: t.field({ type: [PermissionSourceRef], description: 'Addition: where the level comes from', resolve: (p) => p.sources }),
+    }),
+  });
+
+const UserContentPermissionList = listType('UserContentPermission', UserContentPermission);
+const TeamContentPermissionList = listType('TeamContentPermission', TeamContentPermission);
+const AggregateContentPermissionList = listType('AggregateContentPermission', AggregateContentPermission);
+
+const spacePath = builder.args((t) => ({ spaceId: t.string({ required: true, description: 'ID of the space' }) }));
+const userPath = builder.args((t) => ({ ...spacePath, userId: t.string({ required: true, description: 'ID of the user' }) }));
+const teamPath = builder.args((t) => ({ ...spacePath, teamId: t.string({ required: true, description: 'ID of the team' }) }));
+const inviteeList = constrained({ minItems: 1, maxItems: MAX_INVITEES_PER_CALL });
+
+builder.queryFields((t) => ({
+  spaceUserPermissions: t.field({
+    type: UserContentPermissionList,
+    description: 'Users given a level on the space (members with a role who can read it)',
+    args: { ...spacePath, ...listArgs },
+    resolve: (_root, { spaceId, ...args }, ctx) => listSpaceUserPermissions(ctx, spaceId, args),
+  }),
+  spaceTeamPermissions: t.field({
+    type: TeamContentPermissionList,
+    description: 'Teams given a level on the space (members with a role who can read it)',
+    args: { ...spacePath, ...listArgs },
+    resolve: (_root, { spaceId, ...args }, ctx, info) => listSpaceTeamPermissions(ctx, spaceId, args, listItemsQuery(ctx, info, ['items', 'team'])),
+  }),
+  spacePermissionsAggregate: t.field({
+    type: AggregateContentPermissionList,
+    description: 'Everyone who can access the space, with their effective level and its sources (members with a role who can read it)',
+    args: {
+      ...spacePath,
+      ...listArgs,
+      role: t.arg({ type: RoleEnum, description: 'Only those whose effective level on the space is this one' }),
+    },
+    resolve: (_root, { spaceId, ...args }, ctx) => listSpacePermissionsAggregate(ctx, spaceId, args),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  inviteToSpace: t.boolean({
+    description: 'Give members and teams of the organization a level on the space (space admins, up to their own level)',
+    args: {
+      ...spacePath,
+      role: t.arg({ type: RoleEnum, required: true, description: 'Level to give' }),
+      users: t.arg.stringList({ description: 'IDs of members of the organization (guests included)', extensions: inviteeList }),
+      teams: t.arg.stringList({ description: 'IDs of teams of the organization', extensions: inviteeList }),
+      emails: t.arg.stringList({
+        description: 'Not accepted (400): invite people who are not members yet to the organization first',
+        extensions: constrained({ maxItems: MAX_INVITEES_PER_CALL }),
+      }),
+    },
+    resolve: (_root, { spaceId, ...input }, ctx) => inviteToSpace(ctx, spaceId, input),
+  }),
+  updateSpaceUserPermission: t.boolean({
+    description: "Change a user's level on the space (space admins)",
+    args: { ...userPath, role: t.arg({ type: RoleEnum, description: 'The new level' }) },
+    resolve: (_root, { spaceId, userId, role }, ctx) => updateSpaceGrant(ctx, spaceId, { userId }, role),
+  }),
+  updateSpaceTeamPermission: t.boolean({
+    description: "Change a team's level on the space (space admins)",
+    args: { ...teamPath, role: t.arg({ type: RoleEnum, description: 'The new level' }) },
+    resolve: (_root, { spaceId, teamId, role }, ctx) => updateSpaceGrant(ctx, spaceId, { teamId }, role),
+  }),
+  removeSpaceUser: t.boolean({
+    description: "Remove a user's grant on the space (space admins): true when there was one",
+    args: userPath,
+    resolve: (_root, { spaceId, userId }, ctx) => removeSpaceGrant(ctx, spaceId, { userId }),
+  }),
+  removeSpaceTeam: t.boolean({
+    description: "Remove a team's grant on the space (space admins): true when there was one",
+    args: teamPath,
+    resolve: (_root, { spaceId, teamId }, ctx) => removeSpaceGrant(ctx, spaceId, { teamId }),
+  }),
+}));
