@@ -58,9 +58,12 @@ async function setup() {
 }
 type World = Awaited<ReturnType<typeof setup>>;
 
+/** Code-unit order: the same in JavaScript whatever the database's collation (PGlite's C, a server's en_US). */
+const byKey = <T,>(key: keyof T) => (a: T, b: T) => (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0);
+
 const grantsOf = async (spaceId: string) => ({
-  users: await h.db.spaceUserGrant.findMany({ where: { spaceId }, orderBy: { userId: 'asc' }, select: { userId: true, role: true } }),
-  teams: await h.db.spaceTeamGrant.findMany({ where: { spaceId }, orderBy: { teamId: 'asc' }, select: { teamId: true, role: true } }),
+  users: (await h.db.spaceUserGrant.findMany({ where: { spaceId }, select: { userId: true, role: true } })).sort(byKey('userId')),
+  teams: (await h.db.spaceTeamGrant.findMany({ where: { spaceId }, select: { teamId: true, role: true } })).sort(byKey('teamId')),
 });
 
 const invite = async (caller: Caller, spaceId: string, body: Record<string, unknown>) => expectOk(await caller.rest('POST', perms(spaceId), body), 204, 'inviteToSpace');
@@ -77,7 +80,7 @@ describe('inviteToSpace, the lists, update and remove (both doors, GitBook shape
     h.clock.advance(1000);
     expectOk(await call(['POST', perms(s), { role: 'comment', teams: [w.team.id] }], ['inviteToSpace', gql.invite, { s, role: 'comment', teams: [w.team.id] }]), 204, 'inviteToSpace');
     expect(await grantsOf(s)).toEqual({
-      users: [{ userId: w.guest.userId, role: 'edit' }, { userId: w.reader.userId, role: 'edit' }].sort((a, b) => a.userId.localeCompare(b.userId)),
+      users: [{ userId: w.guest.userId, role: 'edit' }, { userId: w.reader.userId, role: 'edit' }].sort(byKey('userId')),
       teams: [{ teamId: w.team.id, role: 'comment' }],
     });
 
