@@ -2,31 +2,15 @@
 // browser — Debian's Chromium driven by playwright-core — against a 127.0.0.1 listener with no internet:
 // both must load from the server alone, show the API, and make an authenticated call. Screenshots go to
 // test-output/browser/. Skipped, saying so, only where no Chromium is installed (CI installs it).
-import { execSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useClientServer } from '../support/client-server.ts';
+import { chromiumFor } from '../support/chromium.ts';
 import { REPO_ROOT } from '../support/server-process.ts';
 
-function findChromium(): string | null {
-  for (const command of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      const found = execSync(`command -v ${command}`, { encoding: 'utf8', shell: '/bin/sh' }).trim();
-      if (found) return found;
-    } catch {
-      // not this one
-    }
-  }
-  return null;
-}
-
-const executablePath = findChromium();
-if (!executablePath && process.env.REQUIRE_BROWSER) {
-  throw new Error('browser.test.ts: REQUIRE_BROWSER is set (CI) but no Chromium was found: apt-get install -y chromium');
-}
-if (!executablePath) console.warn('browser.test.ts: no Chromium found (apt-get install -y chromium): the browser tests are skipped');
+const executablePath = chromiumFor('browser.test.ts');
 const OUTPUT = path.join(REPO_ROOT, 'test-output', 'browser');
 
 const s = useClientServer();

@@ -4,7 +4,6 @@
 // JavaScript. Every page is checked for console errors and uncaught exceptions; axe-core checks the home
 // page, a page of blocks, dark mode and the phone layout. Screenshots go to test-output/reader/. Skipped,
 // saying so, only where no Chromium is installed (CI installs it and sets REQUIRE_BROWSER=1).
-import { execSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,26 +17,11 @@ import { expectOk } from '../support/assertions.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { ADMIN_TOKEN, TestClock, type Harness } from '../support/harness.ts';
 import { GUIDE_PAGES, readerSite, spaceWithPages, type PageSpec } from '../support/reader-site.ts';
+import { chromiumFor } from '../support/chromium.ts';
 import { REPO_ROOT } from '../support/server-process.ts';
 import { startVisitorAuthBackend, type VisitorAuthBackend } from '../support/visitor-auth-backend.ts';
 
-function findChromium(): string | null {
-  for (const command of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      const found = execSync(`command -v ${command}`, { encoding: 'utf8', shell: '/bin/sh' }).trim();
-      if (found) return found;
-    } catch {
-      // not this one
-    }
-  }
-  return null;
-}
-
-const executablePath = findChromium();
-if (!executablePath && process.env.REQUIRE_BROWSER) {
-  throw new Error('reader-browser.test.ts: REQUIRE_BROWSER is set (CI) but no Chromium was found: apt-get install -y chromium');
-}
-if (!executablePath) console.warn('reader-browser.test.ts: no Chromium found (apt-get install -y chromium): the reader\'s browser tests are skipped');
+const executablePath = chromiumFor('reader-browser.test.ts');
 const OUTPUT = path.join(REPO_ROOT, 'test-output', 'reader');
 
 /** The app's clock is the real one: the authentication backend signs tokens with the time the app checks them against. */

@@ -107,24 +107,29 @@ export function breadcrumbsOf(content: RevisionContent, current: PageEntry, base
   return trail;
 }
 
+/**
+ * The pages a reader is shown in reading (tree) order: readable (documents, computed pages), not hidden
+ * and not under a hidden page. Pages is a revision's sequence (depth first) or a slice of it.
+ */
+export function* listedReadable(pages: readonly PageEntry[]): Generator<PageEntry> {
+  let hiddenUntil = -1;
+  for (let i = 0; i < pages.length; i++) {
+    const page = pages[i];
+    // A hidden page hides its pages too: they follow it, `descendants` of them.
+    if (page.hidden && i > hiddenUntil) hiddenUntil = i + page.descendants;
+    if (i > hiddenUntil && readable(page)) yield page;
+  }
+}
+
 /** The readable, listed pages before and after the current one, in reading (tree) order. */
 export function previousNext(content: RevisionContent, current: PageEntry, base: string): { previous: ReaderLink | null; next: ReaderLink | null } {
+  // By position, so that a hidden page (reachable, not listed) has the listed pages around it as neighbours.
+  const at = content.pages.positionOf(current.id);
   let previous: PageEntry | null = null;
-  let seen = false;
-  let hiddenUntil = -1;
-  const entries = content.pages.entries();
-  for (let i = 0; i < entries.length; i++) {
-    const page = entries[i];
-    // A hidden page hides its pages too.
-    if (page.hidden && i > hiddenUntil) hiddenUntil = i + page.descendants;
-    const listed = i > hiddenUntil && readable(page);
-    if (page.id === current.id) {
-      seen = true;
-      continue;
-    }
-    if (!listed) continue;
-    if (!seen) previous = page;
-    else return { previous: previous && link(previous, base), next: link(page, base) };
+  for (const page of listedReadable(content.pages.entries())) {
+    const position = content.pages.positionOf(page.id);
+    if (position < at) previous = page;
+    else if (position > at) return { previous: previous && link(previous, base), next: link(page, base) };
   }
   return { previous: previous && link(previous, base), next: null };
 }
@@ -133,12 +138,6 @@ const link = (page: PageEntry, base: string): ReaderLink => ({ title: page.title
 
 /** The page a variant opens at its root, or a group at its path: its first readable page. */
 export function firstReadable(content: RevisionContent, under: PageEntry | null): PageEntry | null {
-  const entries = under ? content.subtree(under.id) : content.pages.entries();
-  let hiddenUntil = -1;
-  for (let i = 0; i < entries.length; i++) {
-    const page = entries[i];
-    if (page.hidden && i > hiddenUntil) hiddenUntil = i + page.descendants;
-    if (i > hiddenUntil && readable(page)) return page;
-  }
+  for (const page of listedReadable(under ? content.subtree(under.id) : content.pages.entries())) return page;
   return null;
 }

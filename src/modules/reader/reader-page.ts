@@ -1,10 +1,18 @@
 import { createHash } from 'node:crypto';
+import type { Site } from '../../generated/prisma/client.ts';
 import type { AppServices, Context } from '../../core/context.ts';
 import { createContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { computedMarkdown, markdownToDocument, revisionContents, signedFileUrl, type PageEntry, type RevisionContent } from '../content/index.ts';
 import { lookupPublishedUrl, siteSpaceCustomizationOf, type LookupResult, type VisitorNavigation } from '../sites/index.ts';
-import { documentHeadings, documentReferences, DocumentView, type DocumentResolver } from './document/render-document.tsx';
+import type { DocumentResolver } from './document/render-document.tsx';
+
+/**
+ * The document renderer, loaded with the first page rendered rather than at start-up: lowlight's
+ * grammars and KaTeX take about 0.2 s to load, which every instance would otherwise pay before its first
+ * answer, pages or not.
+ */
+const documentRenderer = () => import('./document/render-document.tsx');
 import type { SitePageProps } from './layout/site-page-props.ts';
 import { pageDescription, readerCustomization, type ReaderCustomization } from './reader-customization.ts';
 import { breadcrumbsOf, encodePath, firstReadable, previousNext, readable, sectionTabs, sidebarTree, variantBase, variantsOf } from './reader-navigation.ts';
@@ -47,6 +55,14 @@ export interface ReaderPage {
 }
 
 export type ResolvedLookup = LookupResult & { answer: Extract<LookupResult['answer'], { space: string }>; navigation: VisitorNavigation };
+
+/**
+ * Whether a shared cache (a CDN, a reverse proxy) may keep what this visitor is answered: a public or
+ * unlisted site without adaptive content, read by a visitor who brings no credential or claim. Anything
+ * else is private to the visitor's browser. One rule for pages, search and the machines' files.
+ */
+export const sharedCacheable = (site: Pick<Site, 'visibility' | 'adaptiveContentEnabled'>, visitor: Pick<ReaderVisitor, 'personal'>) =>
+  (site.visibility === 'public' || site.visibility === 'unlisted') && !site.adaptiveContentEnabled && !visitor.personal;
 
 const fingerprintOf = (parts: unknown[]) => createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 27);
 
@@ -121,7 +137,7 @@ export async function readerPage(services: AppServices, request: ReaderRequest):
   const current = entry;
 
   const site = lookup.site!;
-  const shared = (site.visibility === 'public' || site.visibility === 'unlisted') && !site.adaptiveContentEnabled && !visitor.personal;
+  const shared = sharedCacheable(site, visitor);
   const now = ctx.clock.now();
   const fingerprint = fingerprintOf([
     RENDER_VERSION,
@@ -151,6 +167,7 @@ export async function readerPage(services: AppServices, request: ReaderRequest):
   };
 
   const props = async (): Promise<SitePageProps> => {
+    const { documentHeadings, documentReferences, DocumentView } = await documentRenderer();
     const document = markdownToDocument(await markdown());
     const references = documentReferences(document);
     const files = new Map<string, Awaited<ReturnType<DocumentResolver['file']>>>();

@@ -4,7 +4,7 @@ import { AppError } from '../../core/errors.ts';
 import { searchSite } from '../search/index.ts';
 import type { SearchAnswer } from './layout/site-page-props.ts';
 import { encodePath, variantBase } from './reader-navigation.ts';
-import { lookupAsVisitor, type ResolvedLookup } from './reader-page.ts';
+import { lookupAsVisitor, sharedCacheable, type ResolvedLookup } from './reader-page.ts';
 import { readerVisitor } from './reader-visitor.ts';
 
 /**
@@ -85,7 +85,7 @@ export async function searchAnswer(ctx: Context, lookup: ResolvedLookup, query: 
 }
 
 /** `<variant>/~search?q=`: JSON (the script's fetch); a browser's form submission gets it as a page (reader.http.ts). */
-export async function readerSearch(services: AppServices, request: ReaderSearchRequest): Promise<{ status: number; answer?: SearchAnswer; lookup?: ResolvedLookup }> {
+export async function readerSearch(services: AppServices, request: ReaderSearchRequest): Promise<{ status: number; answer?: SearchAnswer; lookup?: ResolvedLookup; shared?: boolean }> {
   const query = (request.url.searchParams.get('q') ?? '').trim();
   if (query.length > MAX_READER_QUERY) return { status: 400 };
   const ctx = createContext(services, null);
@@ -93,9 +93,10 @@ export async function readerSearch(services: AppServices, request: ReaderSearchR
   const found = await lookupAsVisitor(ctx, request.url, visitor);
   if (!found || !('space' in found.answer) || !found.navigation) return { status: 404 };
   const lookup = found as ResolvedLookup;
-  if (!query) return { status: 200, answer: { query, pages: [] }, lookup };
+  const shared = sharedCacheable(lookup.site!, visitor);
+  if (!query) return { status: 200, answer: { query, pages: [] }, lookup, shared };
   try {
-    return { status: 200, answer: await searchAnswer(ctx, lookup, query), lookup };
+    return { status: 200, answer: await searchAnswer(ctx, lookup, query), lookup, shared };
   } catch (error) {
     if (error instanceof AppError && error.status === 400) return { status: 400 };
     throw error;

@@ -169,9 +169,7 @@ async function searchResponse(services: AppServices, { request, url }: { request
     const message = result.status === 400 ? `Invalid "q": at most ${MAX_READER_QUERY} characters` : 'No published content here';
     return wantsHtml ? errorResponse(result.status, null) : Response.json({ error: { code: result.status, message } }, { status: result.status, headers: { 'Cache-Control': 'no-store' } });
   }
-  const site = result.lookup!.site!;
-  const shared = (site.visibility === 'public' || site.visibility === 'unlisted') && !site.adaptiveContentEnabled && !cookieHeader;
-  const cacheControl = shared ? 'public, max-age=0, s-maxage=60' : 'private, no-cache';
+  const cacheControl = result.shared ? 'public, max-age=0, s-maxage=60' : 'private, no-cache';
   // JSON for a script, a page for a browser: caches must key on Accept.
   if (!wantsHtml) return Response.json(result.answer, { headers: { 'Cache-Control': cacheControl, Vary: 'Accept' } });
   const home = await readerPage(services, { url: new URL(url.pathname.replace(/~search$/, ''), url.origin), cookieHeader, sitePath });

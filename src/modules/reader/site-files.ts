@@ -3,8 +3,8 @@ import { render } from 'preact-render-to-string';
 import type { AppServices } from '../../core/context.ts';
 import { createContext } from '../../core/context.ts';
 import { computedMarkdown, revisionContents, type PageEntry, type RevisionContent } from '../content/index.ts';
-import { encodePath, readable, variantBase } from './reader-navigation.ts';
-import { lookupAsVisitor, type ResolvedLookup } from './reader-page.ts';
+import { encodePath, listedReadable, variantBase } from './reader-navigation.ts';
+import { lookupAsVisitor, sharedCacheable, type ResolvedLookup } from './reader-page.ts';
 import { readerVisitor } from './reader-visitor.ts';
 
 /**
@@ -46,12 +46,7 @@ function listedPages(lookup: ResolvedLookup, contents: Map<string, RevisionConte
     if (!content) continue;
     const section = siteSpace.sectionId ? (sections.get(siteSpace.sectionId) ?? null) : null;
     const base = variantBase(answer.siteBasePath, section, siteSpace);
-    const entries = content.pages.entries();
-    let hiddenUntil = -1;
-    for (let i = 0; i < entries.length; i++) {
-      const page = entries[i];
-      if (page.hidden && i > hiddenUntil) hiddenUntil = i + page.descendants;
-      if (i <= hiddenUntil || !readable(page)) continue;
+    for (const page of listedReadable(content.pages.entries())) {
       out.push({
         page,
         url: new URL(`${base}${encodePath(page.path)}`, origin).toString(),
@@ -80,7 +75,7 @@ export async function siteFile(services: AppServices, name: string, request: Sit
   const site = lookup.site!;
   // Search engines see public sites only; unlisted sites and those for some readers are never listed.
   const indexable = site.visibility === 'public' && !visitor.personal;
-  const shared = (site.visibility === 'public' || site.visibility === 'unlisted') && !site.adaptiveContentEnabled && !visitor.personal;
+  const shared = sharedCacheable(site, visitor);
   const origin = request.url.origin;
   const siteUrl = new URL(lookup.answer.siteBasePath, origin).toString();
 

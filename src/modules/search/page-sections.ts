@@ -1,3 +1,4 @@
+import { HeadingAnchors } from '../../lib/heading-anchors.ts';
 import { gitbookTokenText, markdownParser } from '../content/index.ts';
 
 /**
@@ -34,37 +35,16 @@ function inlineText(tokens: Token[] | null): string {
   return text;
 }
 
-/**
- * A heading's anchor as GitBook writes it: lower case, letters and digits of any script kept, runs of
- * anything else one dash; `-1`, `-2` … for a repeat within the page.
- */
-export function headingAnchor(heading: string, taken: Set<string>): string {
-  const base = trimDashes(heading.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-')).slice(0, 100) || 'section';
-  let anchor = base;
-  for (let n = 1; taken.has(anchor); n++) anchor = `${base}-${n}`;
-  taken.add(anchor);
-  return anchor;
-}
-
-/** Leading and trailing dashes removed (a `-+$` regex rescans a run of dashes from each of its positions). */
-function trimDashes(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && text[start] === '-') start++;
-  while (end > start && text[end - 1] === '-') end--;
-  return text.slice(start, end);
-}
-
 export function pageSections(markdown: string): PageSection[] {
   const tokens = markdownParser.parse(markdown, {});
   const sections: PageSection[] = [{ ordinal: 0, anchor: '', heading: '', body: '' }];
   const parts: string[][] = [[]];
-  const anchors = new Set<string>();
+  const anchors = new HeadingAnchors();
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (token.type === 'heading_open') {
       const heading = inlineText(tokens[i + 1]?.children ?? null).trim();
-      sections.push({ ordinal: sections.length, anchor: headingAnchor(heading, anchors), heading, body: '' });
+      sections.push({ ordinal: sections.length, anchor: anchors.next(heading), heading, body: '' });
       parts.push([]);
       i += 2; // the inline token and heading_close
     } else if (token.type === 'inline') {

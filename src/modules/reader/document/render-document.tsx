@@ -1,4 +1,5 @@
 import type { ComponentChild, VNode } from 'preact';
+import { HeadingAnchors } from '../../../lib/heading-anchors.ts';
 import { highlightLanguage, highlightLines, MAX_HIGHLIGHT_CHARS, syntaxClassName } from './highlight.tsx';
 import { renderMath, type MathCache } from './math.tsx';
 import { safeAbsoluteUrl, safeLinkHref, safeResourceUrl, type SafeHref } from './safe-url.ts';
@@ -79,8 +80,8 @@ interface Ctx {
   dry: boolean;
   headings: DocumentHeading[];
   /** Heading ids given, and per slug the next suffix to try (keeps repeated titles linear). */
-  anchors: Set<string>;
-  nextSuffix: Map<string, number>;
+  /** The page's heading anchors: the same as site search's (lib/heading-anchors.ts). */
+  anchors: HeadingAnchors;
   /** Counter for the ids of tabs and task items. */
   ids: number;
   /** Counter of tables (their scrollable regions are named `Table 1`, `Table 2` …). */
@@ -94,7 +95,7 @@ interface Ctx {
 const NO_RESOLVER: DocumentResolver = { pageHref: () => null, file: () => null, pageTitle: () => null };
 
 function newCtx(resolve: DocumentResolver, dry: boolean): Ctx {
-  return { resolve, dry, headings: [], anchors: new Set(), nextSuffix: new Map(), ids: 0, tables: 0, visits: 0, truncated: false, highlighted: 0, math: new Map() };
+  return { resolve, dry, headings: [], anchors: new HeadingAnchors(), ids: 0, tables: 0, visits: 0, truncated: false, highlighted: 0, math: new Map() };
 }
 
 /** Counts a visited node; false once the rendering has visited MAX_VISITS (the rest is not drawn). */
@@ -242,34 +243,9 @@ function emojiOf(code: unknown): string | null {
 // Headings
 // ---------------------------------------------------------------------------------------------------
 
-/** Leading and trailing dashes removed. */
-function trimDashes(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && text[start] === '-') start++;
-  while (end > start && text[end - 1] === '-') end--;
-  return text.slice(start, end);
-}
-
-/**
- * A heading's id as GitBook writes it, and as site search links to it (search/page-sections.ts,
- * `headingAnchor`: keep the two equal): lower case, letters and digits of any script, runs of anything
- * else one dash, `-1`, `-2` … for a repeat within the page. The next suffix to try is kept per slug, so
- * 10,000 headings with one title cost 10,000 steps, not 50 million.
- */
-function headingAnchor(title: string, ctx: Ctx): string {
-  const base = trimDashes(title.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-')).slice(0, 100) || 'section';
-  let n = ctx.nextSuffix.get(base) ?? 0;
-  let anchor = n === 0 ? base : `${base}-${n}`;
-  while (ctx.anchors.has(anchor)) anchor = `${base}-${++n}`;
-  ctx.nextSuffix.set(base, n + 1);
-  ctx.anchors.add(anchor);
-  return anchor;
-}
-
 function renderHeading(node: Obj, level: 1 | 2 | 3, ctx: Ctx): VNode | null {
   const text = textOf(node.nodes, null).trim();
-  const id = headingAnchor(text, ctx);
+  const id = ctx.anchors.next(text);
   ctx.headings.push({ id, title: text.replace(/\s+/g, ' '), level });
   if (ctx.dry) return null;
   const content = [
