@@ -563,6 +563,17 @@ describe.skipIf(!executablePath)('the reader in a browser', () => {
     }
     await page.goto(`${rich.base}/components`);
     await shot(page, '10-phone-page');
+    // On a touch screen the copy buttons are always shown, and never cover the first line of code.
+    const copyButtons = await page.evaluate(() =>
+      [...document.querySelectorAll('figure.code')].map((figure) => {
+        const button = figure.querySelector('button[data-copy]')!;
+        const b = button.getBoundingClientRect();
+        const l = (figure.querySelector('.line') ?? figure.querySelector('code'))!.getBoundingClientRect();
+        return { shown: getComputedStyle(button).opacity === '1', covers: b.bottom > l.top && b.top < l.bottom && b.right > l.left && b.left < l.right };
+      }),
+    );
+    expect(copyButtons.length).toBeGreaterThan(0);
+    expect(copyButtons).toEqual(copyButtons.map(() => ({ shown: true, covers: false })));
     const sidebar = page.locator('#sidebar');
     expect(await sidebar.isVisible()).toBe(false);
     await page.locator('label.menu-button').click();
