@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createYoga } from 'graphql-yoga';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -13,6 +14,7 @@ import { maskKeepingCause, useUnexpectedErrorLog } from './http/error-log.ts';
 import { healthRoute } from './http/health.ts';
 import type { HttpRoute } from './http/http-route.ts';
 import { useMetrics } from './http/metrics.ts';
+import { PageMemory, usePageMemory } from './http/page-memory.ts';
 import { useRateLimit } from './http/rate-limit.ts';
 import { openRateLimitStore } from './http/rate-limit-store.ts';
 import { classifier, useRequestClassification } from './http/request-classification.ts';
@@ -97,6 +99,9 @@ export function createApp(options: AppOptions) {
   const rest = useRestApi({ basePath: REST_BASE_PATH, routes: restRoutes, apiUrl: config.apiUrl, logger, maxInputDepth: config.limits.maxInputDepth });
 
   // Every endpoint that is no root field, in one table: the app's own, then the modules'.
+  const pageMemory = new PageMemory({ trustProxy: config.trustProxy, logger, now: () => services.clock.now().getTime(), rateLimit: rateLimit?.countPage ?? null, observe: metrics?.observe });
+  const pageMemoryPlugins = usePageMemory(pageMemory, config.trustProxy);
+
   const httpRoutes: HttpRoute[] = [
     healthRoute(options.database),
     ...(metrics ? [metrics.route] : []),
@@ -145,6 +150,7 @@ export function createApp(options: AppOptions) {
     plugins: guardRequestHooks(
       [
         useRequestClassification(classify, logger, (url) => (siteHostnames.foreign(url.hostname) ? siteHostnames.refresh() : undefined)),
+        pageMemoryPlugins.noteStart,
         useUnexpectedErrorLog(logger),
         useSecurityHeaders(),
         useCorsVary(config.corsOrigins),
@@ -172,6 +178,8 @@ export function createApp(options: AppOptions) {
         useCompiledExecution(logger),
         rest.plugin,
         useNotFound(),
+        // Last: it remembers a page with the headers every plugin before it added.
+        pageMemoryPlugins.remember,
       ],
       { logger },
     ),
@@ -179,6 +187,20 @@ export function createApp(options: AppOptions) {
   return {
     fetch: yoga.fetch,
     yoga,
+    /**
+     * The server's request handler: public pages of published sites from memory when it holds them
+     * (http/page-memory.ts), everything else through the pipeline.
+     */
+    handleNodeRequest: (req: IncomingMessage, res: ServerResponse) => {
+      if (!pageMemory.serve(req, res, yoga)) void yoga(req, res);
+    },
+    pageMemory,
+    /**
+     * Follows the database's notifications of changes to published content (server.ts calls it): until
+     * it listens, and whenever it stops listening, nothing is answered from memory.
+     */
+    followPublishedChanges: () =>
+      options.database.listen('published_changes', { onNotify: () => pageMemory.forget(), onListening: (listening) => pageMemory.setListening(listening) }),
     logger,
     /** Where rate-limit counters live (`memory`, `postgres`, `redis`); null when rate limiting is off. */
     rateLimitStore: rateLimitStore?.kind ?? null,

@@ -29,7 +29,9 @@ async function main() {
   // Background work (src/jobs/): this instance runs its share of the jobs every instance shares.
   await scheduleRecurringJobs(database.prisma, systemClock.now());
   const jobRunner = new JobRunner({ db: database.prisma, config, clock: systemClock, logger, handlers: jobHandlers }).start();
-  const server = createServer(app.yoga);
+  // Published pages from memory need the change notifications: followed for the server's lifetime.
+  const stopFollowing = app.followPublishedChanges();
+  const server = createServer(app.handleNodeRequest);
   answerClientErrors(server);
   // Between bursts of traffic, give the memory back (see idle-gc.ts; active under `node --expose-gc`).
   const idleCollector = startIdleCollector({
@@ -54,6 +56,7 @@ async function main() {
     // close() stops accepting and resolves once every in-flight request has been answered.
     server.close(async () => {
       await jobRunner.stop();
+      await stopFollowing();
       idleCollector.stop();
       await app.close();
       await database.close();

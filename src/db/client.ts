@@ -19,8 +19,27 @@ export interface Database {
   migrate(): Promise<string[]>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * Follows a notification channel (LISTEN): `onNotify` for each notification, at its writer's commit,
+   * and `onListening(true | false)` when following starts and when it stops (a lost connection, which is
+   * re-established). Returns the function that stops following.
+   */
+  listen(channel: string, handlers: ChannelHandlers): () => Promise<void>;
   close(): Promise<void>;
 }
+
+export interface ChannelHandlers {
+  onNotify: () => void;
+  onListening: (listening: boolean) => void;
+}
+
+/** Waits between attempts to listen again after the connection was lost: 0.5 s, doubling up to 10 s. */
+const relistenDelay = (attempt: number) => Math.min(10_000, 500 * 2 ** attempt);
+
+const channelName = (channel: string) => {
+  if (!/^[a-z_]+$/.test(channel)) throw new Error(`Invalid channel name "${channel}"`);
+  return channel;
+};
 
 export interface DatabaseOptions {
   /** postgres://… for a real server; otherwise embedded PGlite. */
@@ -62,6 +81,17 @@ async function openPglite(dataDir: string | undefined, onQuery?: (sql: string) =
     kind: 'pglite',
     pool: null,
     migrate: () => applyMigrations(pgliteSession(pglite)),
+    // One process owns an embedded database: notifications come from this process's own writes.
+    listen: (channel, { onNotify, onListening }) => {
+      const stop = pglite.listen(channelName(channel), () => onNotify()).then((unlisten) => {
+        onListening(true);
+        return unlisten;
+      });
+      return async () => {
+        onListening(false);
+        await (await stop)();
+      };
+    },
     ping: async () => {
       try {
         await pglite.query('SELECT 1');
@@ -97,6 +127,7 @@ async function openPostgres(databaseUrl: string, onQuery?: (sql: string) => void
         await client.end();
       }
     },
+    listen: (channel, handlers) => listenOnPostgres(databaseUrl, channelName(channel), handlers),
     ping: async () => {
       try {
         await pool.query('SELECT 1');
@@ -112,5 +143,49 @@ async function openPostgres(databaseUrl: string, onQuery?: (sql: string) => void
       pool.on('error', () => {});
       await pool.end();
     },
+  };
+}
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to other work): when it is lost, the
+ * listener is told, and a new connection listens again after a growing delay.
+ */
+function listenOnPostgres(databaseUrl: string, channel: string, { onNotify, onListening }: ChannelHandlers): () => Promise<void> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async (attempt: number) => {
+    const connection = new pg.Client({ connectionString: databaseUrl });
+    client = connection;
+    const lost = () => {
+      if (client !== connection) return;
+      client = null;
+      onListening(false);
+      connection.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect(attempt + 1), relistenDelay(attempt)).unref();
+    };
+    connection.on('error', lost);
+    connection.on('end', lost);
+    connection.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    try {
+      await connection.connect();
+      await connection.query(`LISTEN ${channel}`);
+      if (stopped) return void connection.end().catch(() => {});
+      onListening(true);
+      attempt = 0;
+    } catch {
+      lost();
+    }
+  };
+  void connect(0);
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    const connection = client;
+    client = null;
+    onListening(false);
+    if (connection) await connection.end().catch(() => {});
   };
 }

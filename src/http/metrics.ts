@@ -33,7 +33,7 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /** The measuring plugin, and the `GET /metrics` route (an operations endpoint, outside rate limiting). */
-export function useMetrics(options: MetricsOptions): { plugin: Plugin; route: HttpRoute } {
+export function useMetrics(options: MetricsOptions): { plugin: Plugin; route: HttpRoute; observe: (labels: { method: string; route: string; status: number }, seconds: number) => void } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames: ['method', 'route', 'status'], registers: [registry] });
@@ -118,5 +118,11 @@ export function useMetrics(options: MetricsOptions): { plugin: Plugin; route: Ht
       if (start !== undefined) durations.observe(labels, (performance.now() - start) / 1000);
     },
   };
-  return { plugin, route };
+  /** An answer given outside the pipeline (a published page from memory, page-memory.ts), counted the same way. */
+  const observe = (labels: { method: string; route: string; status: number }, seconds: number) => {
+    const named = { method: labels.method, route: labels.route, status: String(labels.status) };
+    requests.inc(named);
+    durations.observe(named, seconds);
+  };
+  return { plugin, route, observe };
 }

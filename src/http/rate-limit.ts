@@ -5,6 +5,7 @@ import { clientIp } from './client-ip.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { refusal } from './refusal.ts';
 import { findRequestState, requestStateOf, type Door, type RequestState } from './request-state.ts';
+import type { PageRateLimit } from './page-memory.ts';
 
 export interface RateLimitOptions {
   config: RateLimitConfig;
@@ -70,7 +71,7 @@ async function lockedOutMs(limiter: RateLimiterAbstract, key: string): Promise<n
  * by Yoga before any plugin) are not counted: load balancers, scrapers and browsers may fetch them freely. Every counted response carries RateLimit-Limit/-Remaining/-Reset; a
  * refused one is a 429 with Retry-After, in the REST or GraphQL error shape of its door.
  */
-export function useRateLimit(options: RateLimitOptions): { beforeAuthentication: Plugin; afterAuthentication: Plugin } {
+export function useRateLimit(options: RateLimitOptions): { beforeAuthentication: Plugin; afterAuthentication: Plugin; countPage: PageRateLimit } {
   const { config, store } = options;
   const limits = {
     requests: store.limiter('requests', config.requests),
@@ -173,5 +174,19 @@ export function useRateLimit(options: RateLimitOptions): { beforeAuthentication:
     },
   };
 
-  return { beforeAuthentication, afterAuthentication };
+  /**
+   * A reader's page answered from memory (page-memory.ts) counts as the pipeline would count it: its
+   * RateLimit headers, or null when the address is over the limit or locked out (the pipeline then
+   * answers the refusal).
+   */
+  const countPage: PageRateLimit = async (ip) => {
+    if ((await lockedOutMs(limits.authFailures, ip)) > 0) return null;
+    try {
+      return rateLimitHeaders({ limit: pagesLimit, res: await limits.pages.consume(ip) });
+    } catch (rejection) {
+      return rejection instanceof RateLimiterRes ? null : {};
+    }
+  };
+
+  return { beforeAuthentication, afterAuthentication, countPage };
 }

@@ -1,6 +1,7 @@
 import type { SiteReader, Viewer } from '../core/viewer.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { HttpRoute } from './http-route.ts';
+import type { PageToRemember } from './page-memory.ts';
 
 /**
  * The request model of the HTTP edge. The first plugin (request-classification.ts) classifies each
@@ -66,6 +67,8 @@ export interface RequestState extends Classification {
   readonly url: URL;
   /** Set by authentication; null before it, and for requests that need none. */
   auth: RequestAuth | null;
+  /** Set by the reader for a public page any visitor without credentials gets the same (page-memory.ts). */
+  pageToRemember?: PageToRemember;
 }
 
 const KEY = 'requestState';

@@ -45,6 +45,12 @@ export interface ReaderPage {
   fingerprint: string;
   /** A CDN may keep it: a public or unlisted site, no adaptive content, a visitor with no credential. */
   shared: boolean;
+  /**
+   * Until when (epoch ms) the edge may answer this page from memory (http/page-memory.ts): a shared page
+   * until its signed URLs change at the hour's end; null for anything else, and for computed pages, drawn
+   * from a source outside the revision.
+   */
+  rememberUntil: number | null;
   /** Makes the props (only when the bytes are not cached already). */
   props: () => Promise<SitePageProps>;
   /** Makes the page's markdown (`<page>.md`, llms files). */
@@ -228,7 +234,8 @@ export async function readerPage(services: AppServices, request: ReaderRequest):
     };
   };
 
-  return { kind: 'page', cookies: [], page: { fingerprint, shared, props, markdown, lookup, content, entry: current } };
+  const rememberUntil = shared && current.type !== 'computed' ? (signingWindow(now) + 1) * 3_600_000 : null;
+  return { kind: 'page', cookies: [], page: { fingerprint, shared, rememberUntil, props, markdown, lookup, content, entry: current } };
 }
 
 /** The file of a page cover (GitBook's RevisionPageDocumentCover: `ref` to a file or a URL). */

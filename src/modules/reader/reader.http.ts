@@ -10,6 +10,7 @@ import { MAX_READER_QUERY, readerSearch } from './reader-search.ts';
 import { SearchResults } from './search-results.tsx';
 import { siteFile, SITE_FILES } from './site-files.ts';
 import { negotiateEncoding, RenderedPages, type Encoding } from './rendered-pages.ts';
+import { ifNoneMatch } from '../../http/conditional-requests.ts';
 
 /**
  * Published sites as readers open them (issue 25): every page of a published site at its
@@ -156,6 +157,10 @@ async function answer(services: AppServices, pages: RenderedPages, route: HttpRo
   }
   const encoding: Encoding = negotiateEncoding(request.headers.get('accept-encoding'));
   const bytes = pages.encoded(page.fingerprint, body, encoding);
+  // The same bytes for every visitor without credentials: the edge may answer the next one from memory.
+  if (page.rememberUntil !== null && request.method === 'GET' && url.search === '' && !(cookieHeader ?? '').includes('gb_')) {
+    route.state.pageToRemember = { etag, body, expiresAt: page.rememberUntil };
+  }
   if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
   return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
 }
@@ -212,15 +217,6 @@ export function errorResponse(status: number, context: SiteContext | null, cooki
   const headers = new Headers({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...securityHeadersOfPages() });
   for (const cookie of cookies) headers.append('Set-Cookie', cookie);
   return new Response(html, { status, headers });
-}
-
-/** `If-None-Match` holding this strong ETag (or `*`). */
-function ifNoneMatch(header: string | null, etag: string): boolean {
-  if (!header || header.length > 4096) return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === etag || t === '*' || t === `W/${etag}`;
-  });
 }
 
 let securityHeaders: Record<string, string> | null = null;
