@@ -3,8 +3,12 @@ import type { Collection, Member, Organization, Role, Space } from '../generated
 import type { Db } from '../db/client.ts';
 import { viewerMayActIn, type Viewer } from './viewer.ts';
 
-/** What level computations need of an organization's collections: one row each, loaded once. */
-export type CollectionNode = Pick<Collection, 'id' | 'parentId' | 'defaultLevel' | 'deletedAt' | 'organizationId'>;
+/**
+ * What level computations need of an organization's collections: one row each, loaded once, with the
+ * levels granted on it to the viewer (directly or through their teams) — a grant on a collection reaches
+ * everything inside it.
+ */
+export type CollectionNode = Pick<Collection, 'id' | 'parentId' | 'defaultLevel' | 'deletedAt' | 'organizationId'> & { viewerGrants: Role[] };
 
 /** Everything an access check needs of one organization: the row, the viewer's membership, the collection tree. */
 export interface OrganizationAccessRecord {
@@ -90,15 +94,23 @@ export function keyedLoader<K, V>(ctx: { loaders: Loaders }, name: string, creat
 /** The loaders of one request: they read through `db` on behalf of `viewer`. */
 export function createLoaders(ctx: { db: Db; viewer: Viewer | null }): Loaders {
   const viewerId = () => ctx.viewer?.user.id ?? '';
-  const accessInclude = () => ({ members: { where: { userId: viewerId() } }, collections: { select: COLLECTION_NODE_SELECT } });
+  // The collection tree comes with the viewer's grants on each collection (joined: no statement of their own).
+  const accessInclude = () => ({
+    members: { where: { userId: viewerId() } },
+    collections: { select: { ...COLLECTION_NODE_SELECT, ...viewerGrantsSelect(viewerId()) } },
+  });
   // Every per-organization permission starts from the membership; a scoped token has none outside its
   // organization, so it is an outsider there without each service having to know about scopes.
-  const toAccess = (row: Organization & { members: Member[]; collections: CollectionNode[] }): OrganizationAccessRecord => {
+  type CollectionRow = Omit<CollectionNode, 'viewerGrants'> & WithGrants;
+  const toAccess = (row: Organization & { members: Member[]; collections: CollectionRow[] }): OrganizationAccessRecord => {
     const { members, collections, ...organization } = row;
+    const mayAct = viewerMayActIn(ctx.viewer, row.id);
     return {
       organization,
-      membership: viewerMayActIn(ctx.viewer, row.id) ? (members[0] ?? null) : null,
-      collections: new Map(collections.map((c) => [c.id, c])),
+      membership: mayAct ? (members[0] ?? null) : null,
+      collections: new Map(
+        collections.map(({ userGrants, teamGrants, ...c }) => [c.id, { ...c, viewerGrants: mayAct ? grantRoles({ userGrants, teamGrants }) : [] }]),
+      ),
     };
   };
   const primeAccess = (row: Parameters<typeof toAccess>[0]) => loaders.organizationAccess.prime(row.id, toAccess(row));

@@ -152,15 +152,20 @@ export async function paginate<T extends Record<string, unknown>>(
         (q: PageQuery) => options.model.findMany({ relationLoadStrategy: 'join', ...options.query, ...q })
       : options.findMany;
   const countRows = 'model' in options ? (q: { where: Where }) => options.model.count(q) : options.count;
-  const limit = resolveLimit(options.args.limit);
-  const pageWhere = options.args.page
-    ? { AND: [where, afterCursorWhere(keys, decodeCursor(options.args.page, keys))] }
-    : where;
-  const [rows, total] = await Promise.all([
-    findMany({ where: pageWhere, orderBy: orderByKeys(keys), take: limit + 1 }),
-    countRows({ where }),
-  ]);
+  const { limit, query } = pageQuery(options.args, keys, where);
+  const [rows, total] = await Promise.all([findMany(query), countRows({ where })]);
   return toPage(rows, total, limit, keys);
+}
+
+/**
+ * The page's Prisma arguments (rows after the cursor, in order, limit + 1 of them) for a query written
+ * by hand — e.g. a parent row read with a page of one of its relations and that relation's filtered
+ * `_count`, all in one statement; `toPage` then builds the envelope.
+ */
+export function pageQuery(args: ListArgs, keys: SortKey[], where: Where): { limit: number; query: PageQuery } {
+  const limit = resolveLimit(args.limit);
+  const pageWhere = args.page ? { AND: [where, afterCursorWhere(keys, decodeCursor(args.page, keys))] } : where;
+  return { limit, query: { where: pageWhere, orderBy: orderByKeys(keys), take: limit + 1 } };
 }
 
 /** Builds the envelope from `limit + 1` fetched rows. */

@@ -101,6 +101,45 @@ describe('review requests', () => {
   });
 });
 
+  it.each(DOORS)('%s: change requests a user is asked to review (requestedReviewer), by orderBy; 400 naming a bad value', async (door) => {
+    const { space, cr, author, reviewer, second } = await setup();
+    h.clock.advance(1000);
+    const other = expectOk(await author.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Other' }), 201);
+    await author.rest('PATCH', crPath(space.id, other.id), { status: 'open' });
+    h.clock.advance(1000);
+    const third = expectOk(await author.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Third' }), 201);
+    await author.rest('PATCH', crPath(space.id, third.id), { status: 'open' });
+    await author.rest('PATCH', crPath(space.id, cr.id), { status: 'open' });
+    await author.rest('POST', `${crPath(space.id, cr.id)}/requested-reviewers`, { users: [reviewer.userId] });
+    await author.rest('POST', `${crPath(space.id, third.id)}/requested-reviewers`, { users: [reviewer.userId, second.userId] });
+    // A withdrawn request no longer counts.
+    await author.rest('POST', `${crPath(space.id, other.id)}/requested-reviewers`, { users: [reviewer.userId] });
+    await author.rest('DELETE', `${crPath(space.id, other.id)}/requested-reviewers/${reviewer.userId}`);
+    h.clock.advance(1000);
+    await author.rest('PATCH', crPath(space.id, cr.id), { subject: 'Intro, updated last' });
+    const list = (query: Record<string, string>) => {
+      const search = new URLSearchParams(query).toString();
+      const args = Object.keys(query).map((k) => `${k}: $${k}`).join(', ');
+      const types = Object.keys(query).map((k) => `$${k}: ${k === 'orderBy' ? 'ChangeRequestOrderBy' : 'String'}`).join(', ');
+      return throughDoor(door, reviewer, ['GET', `/v1/spaces/${space.id}/change-requests?${search}`], [
+        'spaceChangeRequests',
+        `query($s: String!${types ? `, ${types}` : ''}) { spaceChangeRequests(spaceId: $s${args ? `, ${args}` : ''}) { count items { id subject } } }`,
+        { s: space.id, ...query },
+      ]);
+    };
+    const mine = expectOk(await list({ requestedReviewer: reviewer.userId }), 200, door === 'rest' ? 'listChangeRequestsForSpace' : undefined);
+    expect(mine.count).toBe(2);
+    // GitBook's default order: the most recently updated first.
+    expect(mine.items.map((c: any) => c.id)).toEqual([cr.id, third.id]);
+    const byCreation = expectOk(await list({ requestedReviewer: reviewer.userId, orderBy: 'createdAt' }));
+    expect(byCreation.items.map((c: any) => c.id)).toEqual([third.id, cr.id]);
+    expect(expectOk(await list({ requestedReviewer: second.userId })).items.map((c: any) => c.id)).toEqual([third.id]);
+    expect(expectOk(await list({ requestedReviewer: author.userId })).count).toBe(0);
+    expect(expectOk(await list({ orderBy: 'updatedAt' })).count).toBe(3);
+    expectFailure(await list({ requestedReviewer: 'x'.repeat(65) }), 400, 'requestedReviewer');
+    expectFailure(await list({ orderBy: 'subject' }), 400, 'orderBy');
+  });
+
 describe('reviews', () => {
   it('REST: submit (201, Location), get, list; requestedBy; comment; GitBook shapes', async () => {
     const { cr, author, reviewer, second, path } = await setup();

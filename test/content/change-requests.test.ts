@@ -53,7 +53,7 @@ describe('change requests: create, list, get, update', () => {
     expect(created.map((r) => r.body.number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
-  it('list: status (default open), creator, newest first, paging; GraphQL alike', async () => {
+  it('list: status (default open), creator, most recently updated first (orderBy), paging; GraphQL alike', async () => {
     const { admin, space, editor } = await setup();
     const a = expectOk(await admin.rest('POST', crsPath(space.id), { subject: 'a' }), 201);
     h.clock.advance(1000);
@@ -61,7 +61,10 @@ describe('change requests: create, list, get, update', () => {
     h.clock.advance(1000);
     expectOk(await admin.rest('POST', crsPath(space.id), { subject: 'c' }), 201);
     expect(expectOk(await admin.rest('GET', crsPath(space.id)), 200, 'listChangeRequestsForSpace')).toEqual({ items: [], count: 0 });
-    for (const cr of [a, b]) expectOk(await admin.rest('PATCH', `${crsPath(space.id)}/${cr.id}`, { status: 'open' }), 200, 'updateChangeRequestById');
+    for (const cr of [a, b]) {
+      h.clock.advance(1000);
+      expectOk(await admin.rest('PATCH', `${crsPath(space.id)}/${cr.id}`, { status: 'open' }), 200, 'updateChangeRequestById');
+    }
     const open = expectOk(await admin.rest('GET', crsPath(space.id)), 200, 'listChangeRequestsForSpace');
     expect(open.items.map((cr: { subject: string }) => cr.subject)).toEqual(['b', 'a']);
     const drafts = expectOk(await admin.rest('GET', `${crsPath(space.id)}?status=draft`));
@@ -71,17 +74,20 @@ describe('change requests: create, list, get, update', () => {
     // Contributors: the author, and whoever changes the content. The editor writes into "a".
     const subjects = async (query: string) => expectOk(await admin.rest('GET', `${crsPath(space.id)}?${query}`)).items.map((cr: { subject: string }) => cr.subject);
     expect(await subjects(`contributor=${editor.userId}`)).toEqual(['b']);
+    h.clock.advance(1000);
     expectOk(await editor.rest('POST', `${crsPath(space.id)}/${a.id}/content`, { changes: [{ operation: 'insert_page', title: 'E', document: { markdown: 'e' } }] }));
-    expect(await subjects(`contributor=${editor.userId}`)).toEqual(['b', 'a']);
+    // GitBook's default order: the most recently updated first ("a" now); orderBy=createdAt: the newest.
+    expect(await subjects(`contributor=${editor.userId}`)).toEqual(['a', 'b']);
+    expect(await subjects(`contributor=${editor.userId}&orderBy=createdAt`)).toEqual(['b', 'a']);
     expect(await subjects(`contributor=${admin.userId}`)).toEqual(['a']);
     expect(await subjects(`contributor=${admin.userId}&creator=${editor.userId}`)).toEqual([]);
     const page1 = expectOk(await admin.rest('GET', `${crsPath(space.id)}?limit=1`));
     const page2 = expectOk(await admin.rest('GET', `${crsPath(space.id)}?limit=1&page=${page1.next.page}`));
-    expect([...page1.items, ...page2.items].map((cr: { subject: string }) => cr.subject)).toEqual(['b', 'a']);
+    expect([...page1.items, ...page2.items].map((cr: { subject: string }) => cr.subject)).toEqual(['a', 'b']);
     restError(await admin.rest('GET', `${crsPath(space.id)}?status=closed`), 400, 'status');
 
     const graph = gqlData(await admin.gql(`query($s: String!) { spaceChangeRequests(spaceId: $s) { count items { ${CR} } } }`, { s: space.id }), 'spaceChangeRequests');
-    expect(graph.items.map((cr: { subject: string }) => cr.subject)).toEqual(['b', 'a']);
+    expect(graph.items.map((cr: { subject: string }) => cr.subject)).toEqual(['a', 'b']);
   });
 
   it('update: subject (1..100), status draft ↔ open ↔ archived; archived and merged are not reopened (409)', async () => {

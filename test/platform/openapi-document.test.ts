@@ -151,7 +151,9 @@ describe('every declared constraint is enforced', () => {
         for (const { value, breaks } of violations(parameter.schema)) {
           const query = new URLSearchParams();
           for (const other of required) if (other.name !== parameter.name) query.set(other.name, String(validValue(other.schema)));
-          query.set(parameter.name, String(value));
+          // A list travels as the parameter repeated (`?authors=a&authors=b`), as clients send it.
+          if (Array.isArray(value)) for (const item of value) query.append(parameter.name, String(item));
+          else query.set(parameter.name, String(value));
           const body = ['post', 'put', 'patch'].includes(method) ? validValue(operation.requestBody?.content?.['application/json']?.schema ?? { type: 'object' }) : undefined;
           const response = await caller.rest(method.toUpperCase(), `/v1${filled}?${query}`, body);
           probes++;

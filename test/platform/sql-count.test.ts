@@ -95,6 +95,9 @@ describe('statement budget per GET route, and per read sent with a body (token, 
     const space = spaces[1];
     await h.db.spaceUserGrant.create({ data: { spaceId: space.id, organizationId: o, userId: guest.userId, role: 'edit' } });
     await h.db.spaceTeamGrant.create({ data: { spaceId: spaces[2].id, teamId: team.id, role: 'review' } });
+    // Grants on collections reach the spaces inside (the guest reads the collection's spaces through them).
+    await h.db.collectionUserGrant.create({ data: { collectionId: parent.id, organizationId: o, userId: guest.userId, role: 'read' } });
+    await h.db.collectionTeamGrant.create({ data: { collectionId: collection.id, teamId: team.id, role: 'comment' } });
     await admin.rest('POST', `/v1/orgs/${o}/custom-fields`, { name: 'owner', type: 'text' });
     await admin.rest('PATCH', `/v1/spaces/${space.id}/custom-fields`, { values: { owner: { value: 'x' } } });
     await addPages(h.db, space.revision, [{ id: 'budget-page', title: 'Budget', path: 'budget' }, { id: 'child', title: 'Child', path: 'budget/child' }]);
@@ -132,6 +135,7 @@ describe('statement budget per GET route, and per read sent with a body (token, 
     await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/section-groups`, { title: 'H', sections: [siteSections[3].id] });
     for (const name of ['a', 'b']) await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/share-links`, { name });
     await admin.rest('PUT', `/v1/orgs/${o}/sites/${site.id}/adaptive-schema`, { jsonSchema: { type: 'object', properties: {}, additionalProperties: false } });
+    await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/permissions`, { role: 'edit', users: others.map((m) => m.userId), teams: [team.id] });
     const budgetSiteSpace = siteSections.flatMap((section: any) => section.siteSpaces).find((siteSpace: any) => siteSpace.space.id === space.id);
     for (const source of ['/budget', '/other']) {
       await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/redirects`, { source, destination: { kind: 'site-page', siteSpaceId: budgetSiteSpace.id, pageId: 'budget-page' } });

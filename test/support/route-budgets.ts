@@ -20,6 +20,10 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/orgs/{o}/collections': 4,
   'GET /v1/collections/{c}': 3,
   'GET /v1/collections/{c}/spaces': 4,
+  // Who can access a collection: as for a space (the viewer's collection grants come with the access statement).
+  'GET /v1/collections/{c}/permissions/users': 4,
+  'GET /v1/collections/{c}/permissions/teams': 4,
+  'GET /v1/collections/{c}/permissions/aggregate': 4,
   'GET /v1/orgs/{o}/spaces': 4,
   'GET /v1/spaces/{s}': 3,
   'GET /v1/spaces/{s}/links': 3,
@@ -60,24 +64,25 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/spaces/{s}/change-requests/{cr}/pdf': 3,
   'GET /v1/spaces/{s}/change-requests/{cr}/content/page/{pg}/links': 4,
   'GET /v1/spaces/{s}/change-requests/{cr}/content/files/{fl}/backlinks': 4,
-  // Comments: token, access, the change request, the page (and its count); each loader (reactions,
-  // repliers, target pages, the reply count) one statement for the whole page of comments.
-  // Reviews and review requests: token, access, the change request, the page (and its count); a review's
-  // reviewer, requester, change request and comment come with it (joins); the comments' loaders
-  // (reactions, repliers, ...) one statement each for the whole page.
-  'GET /v1/spaces/{s}/change-requests/{cr}/requested-reviewers': 5,
-  'GET /v1/spaces/{s}/change-requests/{cr}/reviews': 7,
-  'GET /v1/spaces/{s}/change-requests/{cr}/reviews/{rw}': 6,
-  'GET /v1/spaces/{s}/change-requests/{cr}/comments': 8,
-  'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}': 7,
-  // Replies: token, access, the change request, the comment, the page (and its count), reactions.
-  'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}/replies': 7,
-  'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}/replies/{rp}': 6,
-  // Comments on the space itself: the same statements without the change request's row.
-  'GET /v1/spaces/{s}/comments': 7,
-  'GET /v1/spaces/{s}/comments/{scm}': 6,
-  'GET /v1/spaces/{s}/comments/{scm}/replies': 6,
-  'GET /v1/spaces/{s}/comments/{scm}/replies/{srp}': 5,
+  // Lists of a change request (review requests, reviews, comments): token, access, and the change request
+  // read with its page of rows and their count (one statement: 404 when there is none). A row's users,
+  // a review's change request and comment, a comment's reactions come with it (joins); a comment's
+  // repliers and target page (SQL Prisma cannot say: a grouping, the content tree) in one more
+  // statement for the whole page.
+  'GET /v1/spaces/{s}/change-requests/{cr}/requested-reviewers': 3,
+  'GET /v1/spaces/{s}/change-requests/{cr}/reviews': 4,
+  // One review, one comment: token, access, the change request, the row (joins), repliers and target page.
+  'GET /v1/spaces/{s}/change-requests/{cr}/reviews/{rw}': 5,
+  'GET /v1/spaces/{s}/change-requests/{cr}/comments': 4,
+  'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}': 5,
+  // Replies: token, access, the change request, the comment, the page (reactions joined) and its count.
+  'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}/replies': 6,
+  'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}/replies/{rp}': 5,
+  // Comments on the space itself: the space read with its page of comments and their count.
+  'GET /v1/spaces/{s}/comments': 4,
+  'GET /v1/spaces/{s}/comments/{scm}': 4,
+  'GET /v1/spaces/{s}/comments/{scm}/replies': 5,
+  'GET /v1/spaces/{s}/comments/{scm}/replies/{srp}': 4,
   // Commenters: token, access, the page of members (their users and counts joined), its count.
   'GET /v1/spaces/{s}/commenters': 4,
   'GET /v1/spaces/{s}/custom-fields': 3,
@@ -99,6 +104,12 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/orgs/{o}/sites/{st}/site-spaces': 6,
   'GET /v1/orgs/{o}/sites/{st}/share-links': 5,
   'GET /v1/orgs/{o}/sites/{st}/adaptive-schema': 3,
+  // Who can access a site: token, access (the membership with the organization, and the site with the
+  // caller's grants, in parallel), the page (grants with their users or teams; members with their user and
+  // grants: joins), its count.
+  'GET /v1/orgs/{o}/sites/{st}/permissions/users': 5,
+  'GET /v1/orgs/{o}/sites/{st}/permissions/teams': 5,
+  'GET /v1/orgs/{o}/sites/{st}/permissions/aggregate': 5,
   // The site and its sections (with site spaces and spaces), in two statements, the grants, and the site
   // spaces whose customization overrides the site's (one statement, however many).
   'GET /v1/orgs/{o}/sites/{st}/published': 7,

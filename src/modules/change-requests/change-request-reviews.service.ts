@@ -2,13 +2,13 @@ import type { ChangeRequest, ChangeRequestReviewStatus } from '../../generated/p
 import { viewerOf, type Context } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
 import { BadRequestError, NotFoundError } from '../../core/errors.ts';
-import { paginate, type ItemQuery, type ListArgs } from '../../core/pagination.ts';
+import { pageQuery, toPage, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkArraySize, checkLength } from '../../core/validate.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { reachableSpacesWhere } from '../spaces/index.ts';
+import { collectionTreeDepth, reachableSpacesWhere } from '../spaces/index.ts';
 import { changeRequestPolicy } from './change-request.policy.ts';
-import { findChangeRequest, MAX_SUBJECT, spaceForChangeRequests } from './change-request.service.ts';
+import { changeRequestNotFound, changeRequestWhere, findChangeRequest, MAX_SUBJECT, spaceForChangeRequests, unlessMissing } from './change-request.service.ts';
 import { assertEditable } from './change-request-content.service.ts';
 
 /** At most this many users per request for reviews. */
@@ -73,8 +73,10 @@ export async function requestReviewers(ctx: Context, spaceId: string, changeRequ
   if (input.subject !== undefined && input.subject !== null) authorize(changeRequestPolicy, actor, 'update', cr);
   assertEditable(cr);
   const users = [...new Set(input.users)];
+  // The climb to granted collections goes as deep as this organization's tree (it came with the access check).
+  const depth = collectionTreeDepth(await ctx.loaders.organizationCollections.load(space.organizationId));
   const readers = await Promise.all(
-    users.map(async (userId) => (await ctx.db.space.count({ where: { id: space.id, ...reachableSpacesWhere(userId) } })) > 0),
+    users.map(async (userId) => (await ctx.db.space.count({ where: { id: space.id, ...reachableSpacesWhere(userId, depth) } })) > 0),
   );
   const refused = users.findIndex((_, i) => !readers[i]);
   if (refused >= 0) throw new BadRequestError(`Invalid "users[${input.users.indexOf(users[refused])}]": user "${users[refused]}" cannot read this space`);
@@ -108,17 +110,20 @@ export function requestedReviewersOf(ctx: Context, changeRequestId: string, user
 
 /** `GET …/change-requests/{cr}/requested-reviewers`: whoever reads the space; oldest request first, paged. */
 export async function listRequestedReviewers(ctx: Context, spaceId: string, changeRequestId: string, args: ListArgs, query?: ItemQuery) {
-  const { changeRequest } = await reviewScope(ctx, spaceId, changeRequestId);
-  return paginate({
-    args,
-    keys: [
-      { field: 'createdAt', direction: 'asc', type: 'date' },
-      { field: 'userId', direction: 'asc' },
-    ],
-    where: { changeRequestId: changeRequest.id },
-    model: ctx.db.changeRequestRequestedReviewer,
-    query,
+  const { space } = await spaceForChangeRequests(ctx, spaceId);
+  const keys: SortKey[] = [
+    { field: 'createdAt', direction: 'asc', type: 'date' },
+    { field: 'userId', direction: 'asc' },
+  ];
+  const page = await unlessMissing(ctx, space.id, changeRequestId, () => pageQuery(args, keys, {}));
+  // The change request (404 if none), its page of requests and their count: one statement.
+  const cr = await ctx.db.changeRequest.findFirst({
+    relationLoadStrategy: 'join',
+    where: changeRequestWhere(space.id, changeRequestId),
+    select: { requestedReviewers: { ...(query as object), ...page.query }, _count: { select: { requestedReviewers: true } } },
   });
+  if (!cr) throw changeRequestNotFound(changeRequestId);
+  return toPage(cr.requestedReviewers, cr._count.requestedReviewers, page.limit, keys);
 }
 
 /**
@@ -191,18 +196,25 @@ async function findReview(ctx: Context, changeRequestId: string, reviewId: strin
 
 /** `GET …/change-requests/{cr}/reviews`: whoever reads the space; newest first; `outdated` filters. */
 export async function listReviews(ctx: Context, spaceId: string, changeRequestId: string, args: ListArgs & { outdated?: boolean | null }, query?: ItemQuery) {
-  const { changeRequest: cr } = await reviewScope(ctx, spaceId, changeRequestId);
-  const outdated = args.outdated === true ? { revisionId: { not: cr.revisionId } } : args.outdated === false ? { revisionId: cr.revisionId } : {};
-  return paginate({
-    args,
-    keys: [
-      { field: 'createdAt', direction: 'desc', type: 'date' },
-      { field: 'id', direction: 'desc' },
-    ],
-    where: { changeRequestId: cr.id, ...outdated },
-    model: ctx.db.changeRequestReview,
-    query,
+  const { space } = await spaceForChangeRequests(ctx, spaceId);
+  const named = changeRequestWhere(space.id, changeRequestId);
+  // A review of the current content is one whose revision is the change request's: said as a relation
+  // filter, so that the change request need not be read first.
+  const current = { revision: { changeRequests: { some: named } } };
+  const where = args.outdated === true ? { NOT: current } : args.outdated === false ? current : {};
+  const keys: SortKey[] = [
+    { field: 'createdAt', direction: 'desc', type: 'date' },
+    { field: 'id', direction: 'desc' },
+  ];
+  const page = await unlessMissing(ctx, space.id, changeRequestId, () => pageQuery(args, keys, where));
+  // The change request (404 if none), its page of reviews and their count: one statement.
+  const cr = await ctx.db.changeRequest.findFirst({
+    relationLoadStrategy: 'join',
+    where: named,
+    select: { reviews: { ...(query as object), ...page.query }, _count: { select: { reviews: { where } } } },
   });
+  if (!cr) throw changeRequestNotFound(changeRequestId);
+  return toPage(cr.reviews, cr._count.reviews, page.limit, keys);
 }
 
 /** `GET …/change-requests/{cr}/reviews/{reviewId}`: whoever reads the space; 404 for a review of another change request. */

@@ -2,12 +2,27 @@ import { builder } from '../../graphql/builder.ts';
 import { constrained } from '../../graphql/constraints.ts';
 import { listArgs, listItemsQuery, listType, recordQuery } from '../../graphql/list.ts';
 import { UserRef } from '../users/index.ts';
-import { createChangeRequest, getChangeRequest, listChangeRequests, MAX_SUBJECT, SETTABLE, updateChangeRequest } from './change-request.service.ts';
+import {
+  CHANGE_REQUEST_ORDERS,
+  createChangeRequest,
+  getChangeRequest,
+  listChangeRequests,
+  MAX_SUBJECT,
+  MAX_USER_ID,
+  SETTABLE,
+  updateChangeRequest,
+} from './change-request.service.ts';
 
 export const ChangeRequestStatusEnum = builder.enumType('ChangeRequestStatus', {
   description: 'draft, open, merged or archived',
   values: ['draft', 'open', 'merged', 'archived'] as const,
 });
+
+const ChangeRequestOrderByEnum = builder.enumType('ChangeRequestOrderBy', {
+  description: "The field change requests are listed by, newest first (GitBook's ChangeRequestOrderBy)",
+  values: CHANGE_REQUEST_ORDERS,
+});
+const userIdFilter = constrained({ minLength: 1, maxLength: MAX_USER_ID });
 
 const ChangeRequestUrls = builder.simpleObject('ChangeRequestUrls', {
   fields: (t) => ({
@@ -70,13 +85,19 @@ export const changeRequestArgs = builder.args((t) => ({
 builder.queryFields((t) => ({
   spaceChangeRequests: t.field({
     type: ChangeRequestList,
-    description: 'Change requests of a space, newest first',
+    description: 'Change requests of a space, most recently updated (or created) first',
     args: {
       ...spaceArg,
       ...listArgs,
       status: t.arg({ type: ChangeRequestStatusEnum, description: 'Default: open', extensions: constrained({ default: 'open' }) }),
       creator: t.arg.string({ description: 'Only those opened by this user' }),
       contributor: t.arg.string({ description: 'Only those this user wrote in: opened, changed the content of, or updated from main' }),
+      requestedReviewer: t.arg.string({ description: 'Only those this user is asked to review (an open review request)', extensions: userIdFilter }),
+      orderBy: t.arg({
+        type: ChangeRequestOrderByEnum,
+        description: 'updatedAt (default) or createdAt, newest first',
+        extensions: constrained({ default: 'updatedAt' }),
+      }),
     },
     resolve: (_root, { spaceId, ...args }, ctx, info) => listChangeRequests(ctx, spaceId, args, listItemsQuery(ctx, info)),
   }),

@@ -17,13 +17,32 @@ export async function spaceForChangeRequests(ctx: Context, spaceId: string) {
   return { space, actor: { ...actor, userId: viewerOf(ctx).user.id } satisfies ChangeRequestActor };
 }
 
-/** A change request of the space, by ID or by number (GitBook's `changeRequestId` accepts both). */
-export async function findChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, query?: ItemQuery) {
+/** The filter of a change request of the space, by ID or by number (GitBook's `changeRequestId` accepts both). */
+export function changeRequestWhere(spaceId: string, idOrNumber: string): Prisma.ChangeRequestWhereInput {
   const number = /^[1-9][0-9]{0,8}$/.test(idOrNumber) ? Number(idOrNumber) : null;
-  const where: Prisma.ChangeRequestWhereInput = number === null ? { id: idOrNumber, spaceId } : { spaceId, OR: [{ id: idOrNumber }, { number }] };
-  const found = await ctx.db.changeRequest.findFirst({ relationLoadStrategy: 'join', where, ...(query as object) });
-  if (!found) throw new NotFoundError(`Change request "${idOrNumber}" not found`);
+  return number === null ? { id: idOrNumber, spaceId } : { spaceId, OR: [{ id: idOrNumber }, { number }] };
+}
+
+export const changeRequestNotFound = (idOrNumber: string) => new NotFoundError(`Change request "${idOrNumber}" not found`);
+
+/** A change request of the space, by ID or by number. */
+export async function findChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, query?: ItemQuery) {
+  const found = await ctx.db.changeRequest.findFirst({ relationLoadStrategy: 'join', where: changeRequestWhere(spaceId, idOrNumber), ...(query as object) });
+  if (!found) throw changeRequestNotFound(idOrNumber);
   return found;
+}
+
+/**
+ * `check()` (an argument check of a list read with its change request in one statement) or, when it
+ * refuses, a 404 first if the change request is unknown: the answer of reading the change request first.
+ */
+export async function unlessMissing<T>(ctx: Context, spaceId: string, idOrNumber: string, check: () => T): Promise<T> {
+  try {
+    return check();
+  } catch (error) {
+    await findChangeRequest(ctx, spaceId, idOrNumber, { select: { id: true } });
+    throw error;
+  }
 }
 
 /** `POST /spaces/{id}/change-requests`: a draft whose content starts as the space's current revision. */
@@ -61,19 +80,33 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
   return findChangeRequest(ctx, space.id, id, query);
 }
 
+/** The longest user ID a filter takes (ours are 20 characters). */
+export const MAX_USER_ID = 64;
+/** GitBook's ChangeRequestOrderBy: the field change requests are listed by, newest first. */
+export const CHANGE_REQUEST_ORDERS = ['updatedAt', 'createdAt'] as const;
+export type ChangeRequestOrderBy = (typeof CHANGE_REQUEST_ORDERS)[number];
+
 export interface ChangeRequestListArgs extends ListArgs {
   status?: ChangeRequestStatus | null;
   creator?: string | null;
   contributor?: string | null;
+  requestedReviewer?: string | null;
+  orderBy?: ChangeRequestOrderBy | null;
 }
 
-/** `GET /spaces/{id}/change-requests`: by status (default `open`), author, contributor; newest first. */
+/**
+ * `GET /spaces/{id}/change-requests`: by status (default `open`), author, contributor, requested reviewer
+ * (an open review request for that user); newest first by `orderBy` (GitBook's default `updatedAt`).
+ */
 export async function listChangeRequests(ctx: Context, spaceId: string, args: ChangeRequestListArgs, query?: ItemQuery) {
+  checkLength('requestedReviewer', args.requestedReviewer, 1, MAX_USER_ID);
+  const orderBy = args.orderBy ?? 'updatedAt';
+  if (!CHANGE_REQUEST_ORDERS.includes(orderBy)) throw new BadRequestError(`Invalid "orderBy": one of ${CHANGE_REQUEST_ORDERS.join(', ')}`);
   const { space } = await spaceForChangeRequests(ctx, spaceId);
   return paginate({
     args,
     keys: [
-      { field: 'createdAt', direction: 'desc', type: 'date' },
+      { field: orderBy, direction: 'desc', type: 'date' },
       { field: 'id', direction: 'desc' },
     ],
     where: {
@@ -81,6 +114,8 @@ export async function listChangeRequests(ctx: Context, spaceId: string, args: Ch
       status: args.status ?? 'open',
       ...(args.creator ? { createdById: args.creator } : {}),
       ...(args.contributor ? { contributors: { some: { userId: args.contributor } } } : {}),
+      // A semi-join on ChangeRequestRequestedReviewer's (userId) index: the user's requests, then these.
+      ...(args.requestedReviewer ? { requestedReviewers: { some: { userId: args.requestedReviewer } } } : {}),
     },
     model: ctx.db.changeRequest,
     query,

@@ -14,7 +14,7 @@ export const changeRequestsModule: DomainModule = { name: 'change-requests', rou
 
 // The public entry of the module: what other modules use.
 export { changeRequestPolicy } from './change-request.policy.ts';
-export { findChangeRequest, spaceForChangeRequests } from './change-request.service.ts';
+export { changeRequestNotFound, changeRequestWhere, findChangeRequest, spaceForChangeRequests, unlessMissing } from './change-request.service.ts';
 export { changeRequestContentSource } from './change-request-content.ts';
 export { addContributor, advanceChangeRequest, assertEditable } from './change-request-content.service.ts';
 export { changeRequestArgs, ChangeRequestRef } from './change-request.schema.ts';

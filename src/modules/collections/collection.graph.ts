@@ -4,7 +4,7 @@ import { listArgs } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { OrganizationRef } from '../organizations/index.ts';
 import { organizationPage } from '../organizations/index.ts';
-import { heldRoleBy } from '../spaces/index.ts';
+import { collectionTreeDepth, reachableCollectionsWhere } from '../spaces/index.ts';
 import { CollectionList } from './collection.schema.ts';
 import { SIBLING_ORDER } from './collection.service.ts';
 
@@ -15,19 +15,24 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     description: 'Collections of the organization (nested ones too unless nested: false)',
     args: { ...listArgs, nested: t.arg.boolean({ description: 'false: top-level collections only' }) },
     extensions: graphOnly,
-    resolve: (org, args, ctx, info) =>
-      organizationPage<ListArgs & { nested?: boolean | null }>(
+    resolve: async (org, args, ctx, info) => {
+      // The filter climbs the collection tree as deep as it goes (loaded with the access check anyway);
+      // organizations of one depth share a batch.
+      const depth = collectionTreeDepth(await ctx.loaders.organizationCollections.load(org.id));
+      return organizationPage<ListArgs & { nested?: boolean | null }>(
         ctx,
         info,
         org.id,
         {
-          name: 'Organization.collections',
+          name: `Organization.collections@${depth}`,
           relation: 'collections',
           keys: () => SIBLING_ORDER,
-          // Collections are organization-wide structure: every member with a role sees them.
-          where: (a) => ({ deletedAt: null, ...(a.nested === false ? { parentId: null } : {}), ...heldRoleBy(ctx.viewer?.user.id ?? '') }),
+          // Collections are organization-wide structure: every member with a role sees them; guests those
+          // granted to them (or their teams) and what those contain.
+          where: (a) => ({ ...(a.nested === false ? { parentId: null } : {}), ...reachableCollectionsWhere(ctx.viewer?.user.id ?? '', depth) }),
         },
         args,
-      ),
+      );
+    },
   }),
 }));

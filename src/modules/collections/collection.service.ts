@@ -8,7 +8,7 @@ import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../cor
 import { checkLength, rejectNull } from '../../core/validate.ts';
 import { organizationFor, organizationForMember } from '../organizations/index.ts';
 import { organizationPolicy } from '../organizations/index.ts';
-import { collectionFor, visibleSpacesWhere } from '../spaces/index.ts';
+import { collectionFor, grantedCollectionIds, visibleSpacesWhere } from '../spaces/index.ts';
 import { lockOrganization, positionKey, subtreeCollectionIds, type ContentPosition } from '../spaces/index.ts';
 import { detachFromOrganization } from '../spaces/index.ts';
 import { publishDomainEvent } from '../../core/domain-events.ts';
@@ -25,12 +25,17 @@ function checkTitle(title: string | null | undefined) {
   checkLength('title', title, 0, 50);
 }
 
-/** Collections are organization-wide structure: members with a role see them all; guests none. */
+/**
+ * Collections are organization-wide structure: members with a role see them all; guests those granted
+ * to them or their teams, and what those contain (the tree and the viewer's grants came with the access check).
+ */
 export async function listCollections(ctx: Context, organizationId: string, args: ListArgs & { nested?: boolean | null }) {
   const { organization, actor } = await organizationForMember(ctx, organizationId);
   const where: Prisma.CollectionWhereInput = { organizationId, deletedAt: null };
   if (args.nested === false) where.parentId = null;
-  if (!can(organizationPolicy, actor, 'listCollections', organization)) where.id = { in: [] };
+  if (!can(organizationPolicy, actor, 'listCollections', organization)) {
+    where.id = { in: grantedCollectionIds(await ctx.loaders.organizationCollections.load(organizationId)) };
+  }
   return paginate({
     args,
     keys: SIBLING_ORDER,
@@ -161,6 +166,9 @@ export async function transferCollection(ctx: Context, collectionId: string, org
     const ids = subtreeCollectionIds(all, collection.id);
     const spaceIds = (await tx.space.findMany({ where: { collectionId: { in: ids } }, select: { id: true } })).map((s) => s.id);
     await detachFromOrganization(tx, spaceIds);
+    // Grants on the collections are to members and teams of the old organization: they do not follow.
+    await tx.collectionUserGrant.deleteMany({ where: { collectionId: { in: ids } } });
+    await tx.collectionTeamGrant.deleteMany({ where: { collectionId: { in: ids } } });
     // The collection itself first, with its new key: moved along with the rest, its old key would meet
     // the target's top-level keys, which live siblings must not share.
     const position = await positionKey(tx, organization, null, null, { type: 'collection', id: collection.id });

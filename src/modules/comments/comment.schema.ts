@@ -12,7 +12,7 @@ import { markdownToDocument } from '../content/index.ts';
 import { spaceActor } from '../spaces/index.ts';
 import { MemberList } from '../members/index.ts';
 import { UserRef } from '../users/index.ts';
-import { reactionsLoader, repliersLoader, targetPageLoader } from './comment.loaders.ts';
+import { reactionsSelect, reactionSummaries, repliersOf, targetPageOf } from './comment.loaders.ts';
 import { commentPolicy } from './comment.policy.ts';
 import {
   type CommentTarget,
@@ -27,6 +27,8 @@ import {
   postReply,
   updateComment,
   updateReply,
+  MAX_AUTHOR_ID,
+  MAX_AUTHORS,
   MAX_COMMENT_CHARACTERS,
   MAX_EMOJI_LENGTH,
   MAX_REACTION_CHANGES,
@@ -77,7 +79,7 @@ const bodyShape = shaped({
   ],
 });
 
-/** Reactions as reactionsLoader answers them (GitBook's `EmojiReactions`): one entry per emoji, in order of first reaction. */
+/** Reactions as reactionSummaries answers them (GitBook's `EmojiReactions`): one entry per emoji, in order of first reaction. */
 const reactionsShape = shaped({
   type: 'array',
   items: {
@@ -91,7 +93,7 @@ const reactionsShape = shaped({
   },
 });
 
-/** Repliers as repliersLoader answers them (GitBook's `UserContributor`). */
+/** Repliers as repliersOf answers them (GitBook's `UserContributor`). */
 const repliersShape = shaped({
   type: 'array',
   items: { type: 'object', required: ['user', 'count', 'updatedAt'], properties: { user, count: { type: 'integer' }, updatedAt: dateTime } },
@@ -136,21 +138,23 @@ export const CommentRef = builder.prismaObject('Comment', {
       type: 'JSON',
       description: 'Emoji reactions: [{ emoji, count, users: [{ user, reactedAt }] }]',
       extensions: reactionsShape,
-      resolve: (c, _args, ctx) => reactionsLoader(ctx).load(c.id),
+      // Read with the comment: a join in its own statement.
+      select: reactionsSelect,
+      resolve: (c, _args, ctx) => reactionSummaries(c.reactions, ctx.config.apiUrl),
     }),
     replies: t.relationCount('replies', { description: 'Replies to it' }),
     repliers: t.field({
       type: 'JSON',
       description: 'Who replied: [{ user, count, updatedAt }]',
       extensions: repliersShape,
-      resolve: (c, _args, ctx) => repliersLoader(ctx).load(c.id),
+      resolve: (c, _args, ctx) => repliersOf(ctx, c.id),
     }),
     target: t.field({
       type: 'JSON',
       description: 'What it is about: { changeRequest, space, revision, page?: { id, title, emoji, path, outdated }, node?: { id } }',
       extensions: targetShape,
       resolve: async (c, _args, ctx) => {
-        const page = c.targetPageId ? await targetPageLoader(ctx).load(c.id) : null;
+        const page = c.targetPageId ? await targetPageOf(ctx, c.id) : null;
         return {
           ...(c.changeRequestId ? { changeRequest: c.changeRequestId } : {}),
           space: c.spaceId,
@@ -189,7 +193,9 @@ export const CommentReplyRef = builder.prismaObject('Comment', {
       type: 'JSON',
       description: 'Emoji reactions: [{ emoji, count, users: [{ user, reactedAt }] }]',
       extensions: reactionsShape,
-      resolve: (c, _args, ctx) => reactionsLoader(ctx).load(c.id),
+      // Read with the comment: a join in its own statement.
+      select: reactionsSelect,
+      resolve: (c, _args, ctx) => reactionSummaries(c.reactions, ctx.config.apiUrl),
     }),
     urls: t.field({
       type: CommentUrls,
@@ -202,6 +208,7 @@ export const CommentReplyRef = builder.prismaObject('Comment', {
 const CommentList = listType('Comment', CommentRef);
 const markdownByDefault = constrained({ default: 'markdown' });
 const reactionChanges = constrained({ maxItems: MAX_REACTION_CHANGES, items: { minLength: 1, maxLength: MAX_EMOJI_LENGTH } });
+const authorsBounds = constrained({ maxItems: MAX_AUTHORS, items: { minLength: 1, maxLength: MAX_AUTHOR_ID } });
 const CommentReplyList = listType('CommentReply', CommentReplyRef);
 const BodyInput = builder.inputType('CommentBodyInput', {
   description: 'A comment body: its markdown',
@@ -251,6 +258,10 @@ function commentOperations({ pathArgs, target, on, pages, names }: CommentDoor) 
         order: t.arg({ type: ListOrderEnum, description: 'By postedAt: desc (default) or asc', extensions: constrained({ default: 'desc' }) }),
         status: t.arg({ type: CommentStatusFilter, description: 'all (default), open or resolved', extensions: constrained({ default: 'all' }) }),
         targetPage: t.arg.string({ description: 'Only comments on this page' }),
+        authors: t.arg.stringList({
+          description: `Only comments posted by these users (IDs, at most ${MAX_AUTHORS}; REST: repeat the parameter)`,
+          extensions: authorsBounds,
+        }),
         format: t.arg({ type: DocumentFormatEnum, description: 'Bodies as markdown (default) or document', extensions: markdownByDefault }),
       },
       resolve: async (_root, { format, ...args }, ctx, info) => {

@@ -2,11 +2,11 @@ import type { CommentStatus, Prisma } from '../../generated/prisma/client.ts';
 import { viewerOf, type Context } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
 import { BadRequestError, NotFoundError } from '../../core/errors.ts';
-import { paginate, type ItemQuery, type ListArgs } from '../../core/pagination.ts';
+import { pageQuery, paginate, toPage, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkArraySize, checkLength } from '../../core/validate.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { findChangeRequest, spaceForChangeRequests } from '../change-requests/index.ts';
+import { changeRequestNotFound, changeRequestWhere, findChangeRequest, spaceForChangeRequests, unlessMissing } from '../change-requests/index.ts';
 import { pageExists } from '../content/index.ts';
 import { spaceFor } from '../spaces/index.ts';
 import { commentPolicy, type CommentActor } from './comment.policy.ts';
@@ -61,6 +61,7 @@ export async function commentScope(ctx: Context, target: CommentTarget): Promise
 /** A top-level comment of the scope: a change request's comments and a space's own are apart. */
 async function findComment(ctx: Context, scope: CommentScope, commentId: string, query?: ItemQuery) {
   const comment = await ctx.db.comment.findFirst({
+    relationLoadStrategy: 'join',
     where: { id: commentId, spaceId: scope.space.id, changeRequestId: scope.changeRequestId, parentId: null },
     ...(query as object),
   });
@@ -98,33 +99,65 @@ function checkEmojis(field: string, values: string[] | null | undefined): string
   return [...new Set(values ?? [])];
 }
 
+/** At most this many user IDs in a comment list's `authors` filter, each at most this long (ours are 20). */
+export const MAX_AUTHORS = 100;
+export const MAX_AUTHOR_ID = 64;
+
 export interface CommentListArgs extends ListArgs {
   order?: 'asc' | 'desc' | null;
   status?: 'all' | CommentStatus | null;
   targetPage?: string | null;
+  /** GitBook's `authors`: only comments posted by these users (none given: any author). */
+  authors?: string[] | null;
 }
 
-/** `GET …/comments` (of a change request or a space): top-level comments, by `postedAt` (newest first by default). */
+/** The `authors` filter, checked: at most 100 IDs, each 1..64 characters; duplicates dropped. */
+function authorsFilter(authors: string[] | null | undefined): string[] {
+  checkArraySize('authors', authors, 0, MAX_AUTHORS);
+  for (const [i, author] of (authors ?? []).entries()) checkLength(`authors[${i}]`, author, 1, MAX_AUTHOR_ID);
+  return [...new Set(authors ?? [])];
+}
+
+/**
+ * `GET …/comments` (of a change request or a space): top-level comments, by `postedAt` (newest first by
+ * default). The parent (the space, or the change request: 404 if none), its page of comments and their
+ * count come in one statement.
+ */
 export async function listComments(ctx: Context, target: CommentTarget, args: CommentListArgs, query?: ItemQuery) {
-  const scope = await commentScope(ctx, target);
+  const authors = authorsFilter(args.authors);
   const direction = args.order ?? 'desc';
-  return paginate({
-    args,
-    keys: [
-      { field: 'postedAt', direction, type: 'date' },
-      { field: 'id', direction },
-    ],
-    where: {
-      // A change request's comments by their index (changeRequestId, parentId, postedAt, id); a space's own
-      // by (spaceId, …), those of its change requests left out.
-      ...(scope.changeRequestId ? { changeRequestId: scope.changeRequestId } : { spaceId: scope.space.id, changeRequestId: null }),
-      parentId: null,
-      ...(args.status && args.status !== 'all' ? { status: args.status } : {}),
-      ...(args.targetPage ? { targetPageId: args.targetPage } : {}),
-    },
-    model: ctx.db.comment,
-    query,
+  const keys: SortKey[] = [
+    { field: 'postedAt', direction, type: 'date' },
+    { field: 'id', direction },
+  ];
+  const where: Prisma.CommentWhereInput = {
+    parentId: null,
+    ...(args.status && args.status !== 'all' ? { status: args.status } : {}),
+    ...(args.targetPage ? { targetPageId: args.targetPage } : {}),
+    ...(authors.length ? { postedById: { in: authors } } : {}),
+  };
+  if (target.changeRequestId === undefined) {
+    const { space } = await spaceFor(ctx, target.spaceId, 'read');
+    // A space's own comments by its index (spaceId, …), those of its change requests left out.
+    const own = { ...where, changeRequestId: null };
+    const page = pageQuery(args, keys, own);
+    const row = await ctx.db.space.findUniqueOrThrow({
+      relationLoadStrategy: 'join',
+      where: { id: space.id },
+      select: { comments: { ...(query as object), ...page.query }, _count: { select: { comments: { where: own } } } },
+    });
+    return toPage(row.comments, row._count.comments, page.limit, keys);
+  }
+  const { space } = await spaceForChangeRequests(ctx, target.spaceId);
+  // A change request's comments by their index (changeRequestId, parentId, postedAt, id).
+  const page = await unlessMissing(ctx, space.id, target.changeRequestId, () => pageQuery(args, keys, where));
+  const cr = await ctx.db.changeRequest.findFirst({
+    relationLoadStrategy: 'join',
+    where: changeRequestWhere(space.id, target.changeRequestId),
+    select: { comments: { ...(query as object), ...page.query }, _count: { select: { comments: { where } } } },
   });
+  if (!cr) throw changeRequestNotFound(target.changeRequestId);
+  return toPage(cr.comments, cr._count.comments, page.limit, keys);
 }
 
 export async function getComment(ctx: Context, target: CommentTarget, commentId: string, query?: ItemQuery) {
@@ -219,7 +252,7 @@ export async function deleteComment(ctx: Context, target: CommentTarget, comment
 // ---- Replies: comments with a parent, the same rules (a reply is never resolved on its own) ----
 
 async function findReply(ctx: Context, parentId: string, replyId: string, query?: ItemQuery) {
-  const reply = await ctx.db.comment.findFirst({ where: { id: replyId, parentId }, ...(query as object) });
+  const reply = await ctx.db.comment.findFirst({ relationLoadStrategy: 'join', where: { id: replyId, parentId }, ...(query as object) });
   if (!reply) throw new NotFoundError(`Reply "${replyId}" not found`);
   return reply;
 }

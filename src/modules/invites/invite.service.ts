@@ -1,16 +1,18 @@
-import type { Organization, Prisma, Role } from '../../generated/prisma/client.ts';
+import type { Prisma, Role } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { viewerMayActIn, viewerOf } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
-import { BadRequestError, NotFoundError } from '../../core/errors.ts';
+import { NotFoundError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs } from '../../core/pagination.ts';
-import { isEmail, rejectNull } from '../../core/validate.ts';
+import { rejectNull } from '../../core/validate.ts';
 import { organizationForMember } from '../organizations/index.ts';
 import { invitationPolicy, joinPolicy } from './invite.policy.ts';
 import { usersForEmails } from '../users/index.ts';
+import { grantPromisedLevels } from './content-invites.ts';
+import { canUseSso, normalizeEmails } from './invite-emails.ts';
 
-export const MAX_EMAILS_PER_CALL = 100;
+export { MAX_EMAILS_PER_CALL } from './invite-emails.ts';
 
 export interface InvitationResult {
   users: string[];
@@ -18,29 +20,11 @@ export interface InvitationResult {
   failedSSOEmails: string[];
 }
 
-function normalizeEmails(emails: string[]): string[] {
-  if (emails.length === 0) throw new BadRequestError('Invalid "emails": give at least one address');
-  const normalized = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
-  if (normalized.length > MAX_EMAILS_PER_CALL) {
-    throw new BadRequestError(`Invalid "emails": at most ${MAX_EMAILS_PER_CALL} addresses per call`);
-  }
-  for (const email of normalized) if (!isEmail(email)) throw new BadRequestError(`Invalid "emails": "${email}" is not an e-mail address`);
-  return normalized;
-}
-
 /** The organization, once the caller may `send` invitations or `manageLinks` there. */
 async function organizationForInviter(ctx: Context, organizationId: string, action: 'send' | 'manageLinks') {
   const access = await organizationForMember(ctx, organizationId);
   authorize(invitationPolicy, access.actor, action, access.organization);
   return access;
-}
-
-/**
- * Whether an address can sign in through the organization's SSO: the organization has a SAML provider
- * and the address is on one of the organization's e-mail domains.
- */
-function canUseSso(organization: Organization, hasSamlProvider: boolean, email: string): boolean {
-  return hasSamlProvider && organization.emailDomains.includes(email.split('@')[1]);
 }
 
 /**
@@ -112,7 +96,11 @@ export async function joinOrganization(ctx: Context, organizationId: string, inv
       skipDuplicates: true,
     });
     // updateMany: a concurrent join with the same invite may have accepted it already; the first time counts.
-    if (invite) await tx.invite.updateMany({ where: { id: invite.id, acceptedAt: null }, data: { acceptedAt: now } });
+    if (invite) {
+      const { count } = await tx.invite.updateMany({ where: { id: invite.id, acceptedAt: null }, data: { acceptedAt: now } });
+      // Levels on spaces, collections or sites the invitation was sent with become the new member's grants.
+      if (count) await grantPromisedLevels(tx, invite.id, organizationId, viewer.user.id, now);
+    }
   });
   return {};
 }

@@ -6,5 +6,5 @@ import { memberRoutes } from './member.rest.ts';
 export const membersModule: DomainModule = { name: 'members', routes: memberRoutes };
 
 // The public entry of the module: what other modules use.
-export { MemberList, MemberRef } from './member.schema.ts';
+export { MemberList, MemberRef, MemberRoleFilterEnum } from './member.schema.ts';
 export { memberPolicy } from './member.policy.ts';

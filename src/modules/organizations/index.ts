@@ -7,8 +7,8 @@ export const organizationsModule: DomainModule = { name: 'organizations', routes
 
 // The public entry of the module: what other modules use.
 export { organizationForMember, organizationActor, organizationFor, type OrganizationAccess } from './organization.access.ts';
-export { ADMIN_ROLES, isMember, isAdmin, keepsAnAdmin, LAST_ADMIN, organizationPolicy } from './organization.policy.ts';
+export { ADMIN_ROLES, hasRole, isMember, isAdmin, keepsAnAdmin, LAST_ADMIN, organizationPolicy } from './organization.policy.ts';
 export { OrganizationRef } from './organization.schema.ts';
 export { organizationPage, withoutOrganization } from './organization.relations.ts';
 export { RoleEnum } from './role.schema.ts';
-export { ROLES } from './roles.ts';
+export { isStronger, levelsAbove, ROLES, strongest } from './roles.ts';

@@ -16,6 +16,11 @@ export function rolesAtLeast(minimum: Role): Role[] {
   return ROLES.filter((role) => atLeast(role, minimum));
 }
 
+/** The levels stronger than `level`, for filters that must agree with the level rule. */
+export const levelsAbove = (level: Role): Role[] => ROLES.filter((r) => roleRank(r) > roleRank(level));
+/** Whether `a` is a stronger level than `b`. */
+export const isStronger = (a: Role | null | undefined, b: Role | null | undefined): boolean => roleRank(a) > roleRank(b);
+
 /** The stronger of two levels (used to combine organization, collection and space levels). */
 export function strongest(a: Role | null | undefined, b: Role | null | undefined): Role | null {
   return roleRank(a) >= roleRank(b) ? (a ?? null) : (b ?? null);

@@ -8,13 +8,15 @@ import './site-space-customization.schema.ts';
 import './site-space.schema.ts';
 import './site-redirects.schema.ts';
 import './published-lookup.schema.ts';
+import './site-permissions.schema.ts';
 import type { DomainModule } from '../domain-module.ts';
 import { removeSpacesFromSites } from './site-spaces.ts';
 import { siteRoutes } from './sites.rest.ts';
+import { sitePermissionRoutes } from './site-permissions.rest.ts';
 
 export const sitesModule: DomainModule = {
   name: 'sites',
-  routes: siteRoutes,
+  routes: { ...siteRoutes, ...sitePermissionRoutes },
   // A space that leaves the organization's content leaves its sites (a section left with none goes).
   events: { 'spaces.removed': (tx, { spaceIds }) => removeSpacesFromSites(tx, spaceIds) },
 };

@@ -1,6 +1,7 @@
 import { Prisma, type Site, type SiteSection } from '../../generated/prisma/client.ts';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../core/context.ts';
+import { withRelations, type ItemQuery } from '../../core/pagination.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
@@ -9,6 +10,7 @@ import { customizationOf, siteSpaceCustomizationOf } from './site-customization.
 import { shareKeyBounds, SiteSectionGroupRef, SiteSectionRef } from './site-section.schema.ts';
 import { SiteRef, sitePath } from './site.schema.ts';
 import { visitorSite } from './site-visitors.ts';
+import { viewerGrantsOn } from './site-access.ts';
 import { conditionHolds } from './adaptive-content.ts';
 
 interface PublishedSite {
@@ -71,7 +73,12 @@ builder.queryFields((t) => ({
       const found = await visitorSite(ctx, organizationId, siteId, shareKey);
       // The site and its sections with what the selection needs of them, in two statements.
       const [site, sections] = await Promise.all([
-        ctx.db.site.findUniqueOrThrow({ where: { id: found.id }, ...(queryFromInfo({ context: ctx, info, path: ['site'] }) as object) }),
+        // The caller's grants on the site ride along, for its `permissions`.
+        ctx.db.site.findUniqueOrThrow({
+          relationLoadStrategy: 'join',
+          where: { id: found.id },
+          ...(withRelations(queryFromInfo({ context: ctx, info, path: ['site'] }) as ItemQuery, viewerGrantsOn(ctx)) as object),
+        }),
         ctx.db.siteSection.findMany({
           relationLoadStrategy: 'join',
           where: { siteId: found.id },

@@ -19,7 +19,7 @@ const urlBounds = constrained({ maxLength: 2048, format: 'uri' });
 builder.queryFields((t) => ({
   sitePublishingAuth: t.field({
     type: PublishingAuthRef,
-    description: "A site's visitor authentication, its key made on first read (the site's managers)",
+    description: "A site's visitor authentication, its key made on first read (edit on the site)",
     args: sitePath,
     resolve: (_root, { organizationId, siteId }, ctx) => getPublishingAuth(ctx, organizationId, siteId),
   }),
@@ -28,7 +28,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   updateSitePublishingAuth: t.field({
     type: PublishingAuthRef,
-    description: "Change where visitors authenticate and log out (the site's managers); null clears a URL",
+    description: "Change where visitors authenticate and log out (edit on the site); null clears a URL",
     args: {
       ...sitePath,
       backend: t.arg.string({ description: 'custom (the only backend here)', extensions: constrained({ enum: ['custom'] }) }),
@@ -39,7 +39,7 @@ builder.mutationFields((t) => ({
   }),
   regenerateSitePublishingAuth: t.field({
     type: PublishingAuthRef,
-    description: "A new signing key: visitor tokens signed with the old one stop working at once (the site's managers)",
+    description: "A new signing key: visitor tokens signed with the old one stop working at once (edit on the site)",
     args: sitePath,
     resolve: (_root, { organizationId, siteId }, ctx) => regeneratePublishingAuth(ctx, organizationId, siteId),
   }),

@@ -8,7 +8,7 @@ import { siteFor } from './site-access.ts';
 /**
  * Visitor authentication of a site (GitBook's `SitePublishingAuth`): a `visitor-auth` site is read by
  * visitors holding a JWT signed (HS256) with the site's private key by the site's own backend, which
- * visitors without one are sent to (`fallbackURL`). The key is a credential: only the site's managers
+ * visitors without one are sent to (`fallbackURL`). The key is a credential: only those who may change the site
  * read it; regenerating it makes every token signed with the old one worthless at once.
  */
 export interface PublishingAuth {
@@ -39,7 +39,7 @@ async function ensureKey(ctx: Context, site: Site): Promise<Site> {
 }
 
 export async function getPublishingAuth(ctx: Context, organizationId: string, siteId: string): Promise<PublishingAuth> {
-  const site = await ensureKey(ctx, (await siteFor(ctx, organizationId, siteId, 'manage')).site);
+  const site = await ensureKey(ctx, (await siteFor(ctx, organizationId, siteId, 'edit')).site);
   return publishingAuthOf(site, site.publishingAuthKey!);
 }
 
@@ -67,7 +67,7 @@ export async function updatePublishingAuth(
   }
   checkUrl('fallbackURL', input.fallbackURL);
   checkUrl('logoutURL', input.logoutURL);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   const updated = await ctx.db.site.update({
     where: { id: site.id },
     data: {
@@ -80,7 +80,7 @@ export async function updatePublishingAuth(
 }
 
 export async function regeneratePublishingAuth(ctx: Context, organizationId: string, siteId: string): Promise<PublishingAuth> {
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   const updated = await ctx.db.site.update({ where: { id: site.id }, data: { publishingAuthKey: newKey() } });
   return publishingAuthOf(updated, updated.publishingAuthKey!);
 }

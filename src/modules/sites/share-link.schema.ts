@@ -46,18 +46,18 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createSiteShareLink: t.field({
     type: ShareLinkRef,
-    description: 'Create a share link, active (the site\'s managers)',
+    description: 'Create a share link, active (edit on the site)',
     args: { ...sitePath, name: t.arg.string({ required: true, description: 'At most 50 characters', extensions: nameBounds }) },
     resolve: (_root, { organizationId, siteId, name }, ctx) => createShareLink(ctx, organizationId, siteId, { name }),
   }),
   updateSiteShareLink: t.field({
     type: ShareLinkRef,
-    description: 'Activate, deactivate or rename a share link (the site\'s managers)',
+    description: 'Activate, deactivate or rename a share link (edit on the site)',
     args: { ...linkPath, active: t.arg.boolean({ description: 'false: the link opens nothing' }), name: t.arg.string({ description: 'At most 50 characters', extensions: nameBounds }) },
     resolve: (_root, { organizationId, siteId, shareLinkId, ...input }, ctx) => updateShareLink(ctx, organizationId, siteId, shareLinkId, input),
   }),
   deleteSiteShareLink: t.boolean({
-    description: 'Delete a share link (the site\'s managers)',
+    description: 'Delete a share link (edit on the site)',
     args: linkPath,
     resolve: (_root, args, ctx) => deleteShareLink(ctx, args.organizationId, args.siteId, args.shareLinkId),
   }),

@@ -17,10 +17,10 @@ export async function getAdaptiveSchema(ctx: Context, organizationId: string, si
   return { object: 'site-adaptive-schema', jsonSchema: site.adaptiveSchema, updatedAt: site.adaptiveSchemaUpdatedAt };
 }
 
-/** `PUT …/adaptive-schema`: creates or replaces it (the site's managers); checked with Ajv first. */
+/** `PUT …/adaptive-schema`: creates or replaces it (`edit` on the site); checked with Ajv first. */
 export async function putAdaptiveSchema(ctx: Context, organizationId: string, siteId: string, jsonSchema: unknown): Promise<AdaptiveSchema> {
   checkAdaptiveSchema(jsonSchema);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   const now = ctx.clock.now();
   await ctx.db.site.update({ where: { id: site.id }, data: { adaptiveSchema: jsonSchema as Prisma.InputJsonValue, adaptiveSchemaUpdatedAt: now, updatedAt: now } });
   return { object: 'site-adaptive-schema', jsonSchema, updatedAt: now };

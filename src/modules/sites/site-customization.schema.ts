@@ -19,7 +19,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   updateSiteCustomization: t.field({
     type: 'JSON',
-    description: "Replace a site's customization whole; every key GitBook requires must be given (the site's managers)",
+    description: "Replace a site's customization whole; every key GitBook requires must be given (edit on the site)",
     extensions: shaped(SITE_CUSTOMIZATION_SHAPE),
     args: {
       ...sitePath,

@@ -213,7 +213,7 @@ export async function updateSiteCustomization(ctx: Context, organizationId: stri
   const settings = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined && value !== null));
   if (JSON.stringify(settings).length > MAX_CUSTOMIZATION_BYTES) throw new BadRequestError(`Invalid customization: at most ${MAX_CUSTOMIZATION_BYTES} bytes`);
   if (!validInput(settings)) throw refusal(validInput);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   const updated = await ctx.db.site.update({
     where: { id: site.id },
     data: { customization: settings as Prisma.InputJsonValue, customizationUpdatedAt: ctx.clock.now() },

@@ -55,7 +55,7 @@ export async function bulkUpsertSiteRedirects(ctx: Context, organizationId: stri
     throw new BadRequestError(`Invalid "redirects": 1 to ${MAX_BULK_REDIRECTS} redirects are expected`);
   }
   const items = redirects.map(parseItem);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage', LAYOUT_QUERY);
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit', LAYOUT_QUERY);
   const now = ctx.clock.now();
   try {
     return await ctx.db.$transaction((tx) => apply(tx, site as typeof site & SiteWithLayout, items, now), TRANSACTION_OPTIONS);

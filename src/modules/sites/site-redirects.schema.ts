@@ -103,7 +103,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createSiteRedirect: t.field({
     type: SiteRedirectRef,
-    description: "Create a redirect (the site's managers); 409 when the source already has one (live or draft, as `draft` says)",
+    description: "Create a redirect (edit on the site); 409 when the source already has one (live or draft, as `draft` says)",
     args: {
       ...sitePath,
       ...flags,
@@ -120,7 +120,7 @@ builder.mutationFields((t) => ({
   }),
   updateSiteRedirect: t.field({
     type: SiteRedirectRef,
-    description: "Change a redirect (the site's managers): only what is given; `draft: false` makes a draft live",
+    description: "Change a redirect (edit on the site): only what is given; `draft: false` makes a draft live",
     args: {
       ...redirectPath,
       ...flags,
@@ -131,13 +131,13 @@ builder.mutationFields((t) => ({
     resolve: (_root, { organizationId, siteId, siteRedirectId, ...input }, ctx) => updateSiteRedirect(ctx, organizationId, siteId, siteRedirectId, input),
   }),
   deleteSiteRedirect: t.boolean({
-    description: "Delete a redirect (the site's managers): true when one was deleted (REST 205), false when there was none (REST 204)",
+    description: "Delete a redirect (edit on the site): true when one was deleted (REST 205), false when there was none (REST 204)",
     args: redirectPath,
     resolve: (_root, args, ctx) => deleteSiteRedirect(ctx, args.organizationId, args.siteId, args.siteRedirectId),
   }),
   bulkUpsertSiteRedirects: t.field({
     type: 'JSON',
-    description: `Create, update, delete or publish up to ${MAX_BULK_REDIRECTS} redirects in one transaction, each answered with its status (the site's managers)`,
+    description: `Create, update, delete or publish up to ${MAX_BULK_REDIRECTS} redirects in one transaction, each answered with its status (edit on the site)`,
     extensions: shaped(BULK_SHAPE),
     args: {
       ...sitePath,

@@ -13,9 +13,9 @@ import { visitorSite } from './site-visitors.ts';
 
 /**
  * Site redirects (GitBook's SiteRedirect): rules sending a path of a published site elsewhere, applied
- * by the URL lookup to paths that are no page (published-lookup.ts). The site's members with a role
- * read them (guests 403, outsiders 404, as the site itself); its managers — the organization's admins
- * and the site's creator — change them (site.policy.ts `read` and `manage`). A source has at most one
+ * by the URL lookup to paths that are no page (published-lookup.ts). Whoever reads the site reads them
+ * (other guests 403, outsiders 404, as the site itself); `edit` on the site changes them (site.policy.ts
+ * `read` and `edit`). A source has at most one
  * live rule and one draft (`draft`: kept aside until published, see the bulk upsert).
  */
 
@@ -67,7 +67,7 @@ type Flags = { captureWildcard?: boolean | null; draft?: boolean | null; permane
 export async function createSiteRedirect(ctx: Context, organizationId: string, siteId: string, input: Flags & { source: string; destination: unknown }) {
   const source = checkSource('source', input.source);
   const destination = parseDestination('destination', input.destination, true);
-  const site = (await siteFor(ctx, organizationId, siteId, 'manage', LAYOUT_QUERY)).site as Site & SiteWithLayout;
+  const site = (await siteFor(ctx, organizationId, siteId, 'edit', LAYOUT_QUERY)).site as Site & SiteWithLayout;
   const stored = await resolveDestination(ctx.db, site, 'destination', destination);
   const now = ctx.clock.now();
   const draft = input.draft ?? false;
@@ -98,7 +98,7 @@ export async function updateSiteRedirect(
   for (const field of ['source', 'captureWildcard', 'draft', 'permanent', 'destination'] as const) rejectNull(field, input[field]);
   const source = input.source === undefined ? undefined : checkSource('source', input.source);
   const destination = input.destination === undefined ? undefined : parseDestination('destination', input.destination, false);
-  const site = (await siteFor(ctx, organizationId, siteId, 'manage', LAYOUT_QUERY)).site as Site & SiteWithLayout;
+  const site = (await siteFor(ctx, organizationId, siteId, 'edit', LAYOUT_QUERY)).site as Site & SiteWithLayout;
   const rule = await findRule(ctx, site.id, siteRedirectId);
   const stored = destination ? await resolveDestination(ctx.db, site, 'destination', destination) : {};
   const now = ctx.clock.now();
@@ -123,7 +123,7 @@ export async function updateSiteRedirect(
 
 /** `DELETE …/redirects/{id}`: true when it deleted one (REST 205), false when there was none (204), as GitBook answers. */
 export async function deleteSiteRedirect(ctx: Context, organizationId: string, siteId: string, siteRedirectId: string): Promise<boolean> {
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   const { count } = await ctx.db.siteRedirect.deleteMany({ where: { id: siteRedirectId, siteId: site.id } });
   return count > 0;
 }

@@ -59,7 +59,7 @@ export async function createSectionGroup(ctx: Context, organizationId: string, s
   const sections = input.sections ?? [];
   checkArraySize('sections', sections, 0, MAX_GROUP_SECTIONS);
   checkDistinct('sections', sections);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   const id = newId();
   await ctx.db.$transaction(async (tx) => {
     await lockSite(tx, site.id);
@@ -78,7 +78,7 @@ export async function createSectionGroup(ctx: Context, organizationId: string, s
 export async function updateSectionGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, input: { title?: string | null; icon?: string | null }, query?: ItemQuery) {
   if (input.title !== undefined) checkGroupTitle(input.title);
   checkIcon(input.icon);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   await ctx.db.$transaction(async (tx) => {
     await lockSite(tx, site.id);
     findGroup(await readNavigation(tx, site.id), groupId);
@@ -89,7 +89,7 @@ export async function updateSectionGroup(ctx: Context, organizationId: string, s
 
 /** `DELETE …/section-groups/{id}`: its sections stay, at the group's place in the navigation. */
 export async function deleteSectionGroup(ctx: Context, organizationId: string, siteId: string, groupId: string): Promise<boolean> {
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   await ctx.db.$transaction(async (tx) => {
     await lockSite(tx, site.id);
     const nav = await readNavigation(tx, site.id);
@@ -104,7 +104,7 @@ export async function deleteSectionGroup(ctx: Context, organizationId: string, s
 
 /** `POST …/section-groups/{id}/sections`: the section joins the group, at its end (leaving any other group). */
 export async function addSectionToGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, sectionId: string, query?: ItemQuery) {
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   await ctx.db.$transaction(async (tx) => {
     await lockSite(tx, site.id);
     const nav = await readNavigation(tx, site.id);
@@ -118,7 +118,7 @@ export async function addSectionToGroup(ctx: Context, organizationId: string, si
 
 /** `DELETE …/section-groups/{id}/sections/{sectionId}`: the section leaves the group, right after it. */
 export async function removeSectionFromGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, sectionId: string): Promise<boolean> {
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   await ctx.db.$transaction(async (tx) => {
     await lockSite(tx, site.id);
     const nav = await readNavigation(tx, site.id);
@@ -141,7 +141,7 @@ export async function moveSectionGroup(ctx: Context, organizationId: string, sit
   const side = position?.before ? 'before' : position?.after ? 'after' : null;
   const target = side ? position![side]! : null;
   if (target && (!target.id || typeof target.type !== 'string')) throw new BadRequestError(`Invalid "position.${side}": expected { type: "site-section" | "site-section-group", id }`);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   await ctx.db.$transaction(async (tx) => {
     await lockSite(tx, site.id);
     const nav = await readNavigation(tx, site.id);

@@ -133,7 +133,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   addSiteSection: t.field({
     type: SiteSectionRef,
-    description: 'Add a section publishing a space of the organization, at the end of the site (its managers)',
+    description: 'Add a section publishing a space of the organization, at the end of the site (edit on the site)',
     args: {
       ...sitePath,
       spaceId: t.arg.string({ required: true, description: 'A space of the organization the caller can read' }),
@@ -146,7 +146,7 @@ builder.mutationFields((t) => ({
   }),
   updateSiteSection: t.field({
     type: SiteSectionRef,
-    description: 'Change a section (its managers); null removes condition, description or icon',
+    description: 'Change a section (edit on the site); null removes condition, description or icon',
     args: {
       ...sectionPath,
       title: t.arg.string({ description: '2..128 characters', extensions: constrained({ minLength: 2, maxLength: 128 }) }),
@@ -166,20 +166,20 @@ builder.mutationFields((t) => ({
       updateSection(ctx, organizationId, siteId, siteSectionId, input, recordQuery(ctx, info)),
   }),
   deleteSiteSection: t.boolean({
-    description: 'Delete a section; when it was the default, the next one becomes the default (its managers)',
+    description: 'Delete a section; when it was the default, the next one becomes the default (edit on the site)',
     args: sectionPath,
     resolve: (_root, args, ctx) => deleteSection(ctx, args.organizationId, args.siteId, args.siteSectionId),
   }),
   moveSiteSection: t.field({
     type: SiteSectionRef,
-    description: 'Move a section before or after another (joining its group, or the top level); default: the end of the site (its managers)',
+    description: 'Move a section before or after another (joining its group, or the top level); default: the end of the site (edit on the site)',
     args: { ...sectionPath, position: t.arg({ type: SectionPosition, description: '{ before | after: { type: "site-section", siteSection } } (default: the end of the site)' }) },
     resolve: (_root, { organizationId, siteId, siteSectionId, position }, ctx, info) =>
       moveSection(ctx, organizationId, siteId, siteSectionId, position, recordQuery(ctx, info)),
   }),
   createSiteSectionGroup: t.field({
     type: SiteSectionGroupRef,
-    description: 'Add a section group at the end of the site, holding `sections` (its managers)',
+    description: 'Add a section group at the end of the site, holding `sections` (edit on the site)',
     args: {
       ...sitePath,
       title: t.arg.string({ required: true, description: '1..100 characters', extensions: groupTitleBounds }),
@@ -190,7 +190,7 @@ builder.mutationFields((t) => ({
   }),
   updateSiteSectionGroup: t.field({
     type: SiteSectionGroupRef,
-    description: 'Change a section group (its managers)',
+    description: 'Change a section group (edit on the site)',
     args: {
       ...groupPath,
       title: t.arg.string({ description: '1..100 characters', extensions: groupTitleBounds }),
@@ -200,25 +200,25 @@ builder.mutationFields((t) => ({
       updateSectionGroup(ctx, organizationId, siteId, siteSectionGroupId, input, recordQuery(ctx, info)),
   }),
   deleteSiteSectionGroup: t.boolean({
-    description: 'Delete a section group; its sections stay, where it was (its managers)',
+    description: 'Delete a section group; its sections stay, where it was (edit on the site)',
     args: groupPath,
     resolve: (_root, args, ctx) => deleteSectionGroup(ctx, args.organizationId, args.siteId, args.siteSectionGroupId),
   }),
   addSiteSectionToGroup: t.field({
     type: SiteSectionGroupRef,
-    description: 'Put a section in the group, at its end (a section is in one group at most: it leaves any other) (its managers)',
+    description: 'Put a section in the group, at its end (a section is in one group at most: it leaves any other) (edit on the site)',
     args: { ...groupPath, sectionId: t.arg.string({ required: true, description: 'A section of the site' }) },
     resolve: (_root, { organizationId, siteId, siteSectionGroupId, sectionId }, ctx, info) =>
       addSectionToGroup(ctx, organizationId, siteId, siteSectionGroupId, sectionId, recordQuery(ctx, info)),
   }),
   removeSiteSectionFromGroup: t.boolean({
-    description: 'Take a section out of the group: it stays in the site, right after the group (its managers)',
+    description: 'Take a section out of the group: it stays in the site, right after the group (edit on the site)',
     args: { ...groupPath, siteSectionId: t.arg.string({ required: true, description: 'ID of the section' }) },
     resolve: (_root, args, ctx) => removeSectionFromGroup(ctx, args.organizationId, args.siteId, args.siteSectionGroupId, args.siteSectionId),
   }),
   moveSiteSectionGroup: t.field({
     type: SiteSectionGroupRef,
-    description: 'Move a section group before or after a section or group; default: the end of the site (its managers)',
+    description: 'Move a section group before or after a section or group; default: the end of the site (edit on the site)',
     args: { ...groupPath, position: t.arg({ type: GroupPosition, description: '{ before | after: { type: "site-section" | "site-section-group", id } } (default: the end of the site)' }) },
     resolve: (_root, { organizationId, siteId, siteSectionGroupId, position }, ctx, info) =>
       moveSectionGroup(ctx, organizationId, siteId, siteSectionGroupId, position, recordQuery(ctx, info)),

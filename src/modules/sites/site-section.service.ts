@@ -93,7 +93,7 @@ const getSection = (ctx: Context, siteId: string, sectionId: string, query?: Ite
 /** `POST …/sections`: a section publishing `spaceId` (of the organization, readable by the caller), at the end. */
 export async function addSection(ctx: Context, organizationId: string, siteId: string, input: { spaceId: string; title?: string | null }, query?: ItemQuery) {
   checkSectionTitle(input.title, true);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   const [space] = await readableSpaces(ctx, organizationId, [input.spaceId], 'spaceId');
   const [id] = await ctx.db.$transaction(async (tx) => {
     await lockSite(tx, site.id);
@@ -119,7 +119,7 @@ export async function updateSection(ctx: Context, organizationId: string, siteId
   checkIcon(input.icon);
   if (input.defaultSiteSpace === null) throw new BadRequestError('Invalid "defaultSiteSpace": must not be null');
   if (typeof input.condition === 'string') parseCondition('condition', input.condition);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   try {
     await ctx.db.$transaction(async (tx) => {
       await lockSite(tx, site.id);
@@ -147,7 +147,7 @@ export async function updateSection(ctx: Context, organizationId: string, siteId
  * in the navigation (else the first) becomes the default: a site with sections always has one.
  */
 export async function deleteSection(ctx: Context, organizationId: string, siteId: string, sectionId: string): Promise<boolean> {
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   await ctx.db.$transaction(async (tx) => {
     await lockSite(tx, site.id);
     findSection(await readNavigation(tx, site.id), sectionId);
@@ -164,7 +164,7 @@ export interface SectionPosition {
 /** `POST …/sections/{id}/move`: beside another section (joining its group, or the top level); default the end of the site. */
 export async function moveSection(ctx: Context, organizationId: string, siteId: string, sectionId: string, position: SectionPosition | null | undefined, query?: ItemQuery) {
   const { side, target } = pointer(position);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   await ctx.db.$transaction(async (tx) => {
     await lockSite(tx, site.id);
     const nav = await readNavigation(tx, site.id);

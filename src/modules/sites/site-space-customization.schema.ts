@@ -28,7 +28,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   overrideSiteSpaceCustomization: t.field({
     type: 'JSON',
-    description: "Override a site space's customization: given keys merge into the overrides, a null removes one (the site's managers)",
+    description: "Override a site space's customization: given keys merge into the overrides, a null removes one (edit on the site)",
     extensions: shaped(SITE_CUSTOMIZATION_SHAPE),
     args: {
       ...siteSpacePath,

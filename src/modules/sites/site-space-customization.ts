@@ -10,8 +10,8 @@ import { visitorSite } from './site-visitors.ts';
 /**
  * A site space's (variant's) customization overrides (GitBook's get/override/deleteSiteSpaceCustomizationById):
  * a partial customization stored on the site space, shown over the site's own. A PATCH merges into what
- * is stored, key by key; a `null` removes that override. Reads follow the site's (its managers' readers
- * and the holder of its apiToken, for site spaces they may see); writes need the site's `manage`.
+ * is stored, key by key; a `null` removes that override. Reads follow the site's (its readers
+ * and the holder of its apiToken, for site spaces they may see); writes need `edit` on the site.
  */
 
 const siteSpaceSelect = { id: true, customization: true, condition: true, section: { select: { condition: true } } } as const;
@@ -42,7 +42,7 @@ export async function getSiteSpaceCustomization(ctx: Context, organizationId: st
 export async function overrideSiteSpaceCustomization(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string, patch: Record<string, unknown>) {
   checkLength('siteSpaceId', siteSpaceId, 1, 64);
   checkOverride(patch);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   // Read and write under the row's lock: two overrides at once both land, neither erases the other.
   const updated = await ctx.db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ customization: Record<string, unknown> | null }[]>`
@@ -59,7 +59,7 @@ export async function overrideSiteSpaceCustomization(ctx: Context, organizationI
 /** Removes a site space's overrides: whether there were any (GitBook answers 205 then, 204 otherwise). */
 export async function deleteSiteSpaceCustomization(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string): Promise<boolean> {
   checkLength('siteSpaceId', siteSpaceId, 1, 64);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   const rows = await ctx.db.$queryRaw<{ had: boolean }[]>`
     UPDATE "SiteSpace" AS s SET "customization" = NULL
     FROM (SELECT "id", "customization" IS NOT NULL AS had FROM "SiteSpace" WHERE "id" = ${siteSpaceId} AND "siteId" = ${site.id} FOR UPDATE) AS old

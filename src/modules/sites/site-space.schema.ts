@@ -42,7 +42,7 @@ builder.mutationFields((t) => ({
   addSiteSpace: t.field({
     type: SiteSpaceRef,
     description:
-      "Add an existing space of the organization to the site as a variant of a section (default: the default section; a site without sections gets one) (its managers)",
+      "Add an existing space of the organization to the site as a variant of a section (default: the default section; a site without sections gets one) (edit on the site)",
     args: {
       ...sitePath,
       ...unsupported,
@@ -55,7 +55,7 @@ builder.mutationFields((t) => ({
   }),
   updateSiteSpace: t.field({
     type: SiteSpaceRef,
-    description: "Change a site space: its path, its condition (null removes it), the space it publishes (its site's managers)",
+    description: "Change a site space: its path, its condition (null removes it), the space it publishes (edit on the site)",
     args: {
       ...siteSpacePath,
       ...unsupported,
@@ -75,7 +75,7 @@ builder.mutationFields((t) => ({
   }),
   deleteSiteSpace: t.boolean({
     description:
-      "Delete a site space: true when it was deleted (REST 205), false when there was none (204). The next becomes its section's default; a section left with none goes (its site's managers)",
+      "Delete a site space: true when it was deleted (REST 205), false when there was none (204). The next becomes its section's default; a section left with none goes (edit on the site)",
     args: siteSpacePath,
     resolve: (_root, args, ctx) => deleteSiteSpace(ctx, args.organizationId, args.siteId, args.siteSpaceId),
   }),

@@ -21,7 +21,7 @@ import { visitorSite } from './site-visitors.ts';
  * their `path` (unique among the section's variants; the URL lookup resolves them so). Every write locks
  * the site's row first, as every writer of its navigation does, so the "one default per section" index
  * and the unique paths hold when two requests race. Reads are the sections' (site-visitors.ts); writes
- * need the site's `manage`.
+ * need `edit` on the site.
  */
 
 type Tx = Prisma.TransactionClient;
@@ -116,7 +116,7 @@ export async function addSiteSpace(ctx: Context, organizationId: string, siteId:
   checkLength('title', input.title, 2, 128);
   if (input.template !== undefined && input.template !== null) throw new BadRequestError('Invalid "template": templates apply to new spaces only (`spaceId: null`), which is not supported');
   refuseUnsupported(input);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   const space = await readableSpace(ctx, organizationId, input.spaceId);
   const title = input.title ?? null;
   const id = await ctx.db.$transaction(async (tx) => {
@@ -172,7 +172,7 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
   rejectNull('spaceId', input.spaceId);
   checkLength('spaceId', input.spaceId, 1, MAX_ID);
   refuseUnsupported(input);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   const space = input.spaceId ? await readableSpace(ctx, organizationId, input.spaceId) : null;
   await ctx.db.$transaction(async (tx) => {
     await lockSite(tx, site.id);
@@ -195,7 +195,7 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
  */
 export async function deleteSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string): Promise<boolean> {
   checkLength('siteSpaceId', siteSpaceId, 1, MAX_ID);
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   return ctx.db.$transaction(async (tx) => {
     await lockSite(tx, site.id);
     const siteSpace = await tx.siteSpace.findFirst({ where: { id: siteSpaceId, siteId: site.id }, select: { id: true, sectionId: true, isDefault: true } });

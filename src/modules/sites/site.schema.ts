@@ -132,7 +132,7 @@ const organizationPath = builder.args((t) => ({ organizationId: t.string({ requi
 builder.queryFields((t) => ({
   organizationSites: t.field({
     type: SiteList,
-    description: 'Sites of an organization, oldest first (any member)',
+    description: 'Sites of an organization, oldest first (members with a role; a guest, those granted to them)',
     args: {
       ...organizationPath,
       ...listArgs,
@@ -146,13 +146,13 @@ builder.queryFields((t) => ({
   }),
   site: t.field({
     type: SiteRef,
-    description: 'A site (any member)',
+    description: 'A site (members with a role, and guests given a level on it)',
     args: sitePath,
     resolve: (_root, args, ctx, info) => getSite(ctx, args.organizationId, args.siteId, recordQuery(ctx, info)),
   }),
   siteAdaptiveSchema: t.field({
     type: AdaptiveSchemaRef,
-    description: "The site's adaptive schema (any member); 404 until one is set",
+    description: "The site's adaptive schema (read on the site); 404 until one is set",
     args: sitePath,
     resolve: (_root, args, ctx) => getAdaptiveSchema(ctx, args.organizationId, args.siteId),
   }),
@@ -177,7 +177,7 @@ builder.mutationFields((t) => ({
   }),
   updateSite: t.field({
     type: SiteRef,
-    description: "Change a site (its managers: the organization's admins and its creator)",
+    description: "Change a site (edit on it: the organization's admins, its creator, grants of edit or more)",
     args: {
       ...sitePath,
       title: t.arg.string({ description: '2..128 characters', extensions: constrained({ minLength: 2, maxLength: MAX_SITE_TITLE }) }),
@@ -202,25 +202,25 @@ builder.mutationFields((t) => ({
       updateSite(ctx, organizationId, siteId, { ...input, visibility: visibility as string | null | undefined }, recordQuery(ctx, info)),
   }),
   deleteSite: t.boolean({
-    description: 'Delete a site with its sections, groups and share links (its managers)',
+    description: 'Delete a site with its sections, groups and share links (admin on the site)',
     args: sitePath,
     resolve: (_root, args, ctx) => deleteSite(ctx, args.organizationId, args.siteId),
   }),
   publishSite: t.field({
     type: SiteRef,
-    description: 'Publish a site for its audience (its managers)',
+    description: 'Publish a site for its audience (edit on the site)',
     args: sitePath,
     resolve: (_root, args, ctx, info) => setPublished(ctx, args.organizationId, args.siteId, true, recordQuery(ctx, info)),
   }),
   unpublishSite: t.field({
     type: SiteRef,
-    description: 'Take a site offline (its managers)',
+    description: 'Take a site offline (edit on the site)',
     args: sitePath,
     resolve: (_root, args, ctx, info) => setPublished(ctx, args.organizationId, args.siteId, false, recordQuery(ctx, info)),
   }),
   updateSiteAdaptiveSchema: t.field({
     type: AdaptiveSchemaRef,
-    description: "Set (create or replace) the site's adaptive schema: an object schema of boolean claims, each with a description (its managers)",
+    description: "Set (create or replace) the site's adaptive schema: an object schema of boolean claims, each with a description (edit on the site)",
     args: { ...sitePath, jsonSchema: t.arg({ type: 'JSON', required: true, description: 'JSON Schema (draft-07)' }) },
     resolve: (_root, args, ctx) => putAdaptiveSchema(ctx, args.organizationId, args.siteId, args.jsonSchema),
   }),

@@ -5,10 +5,10 @@ import { BadRequestError, ConflictError } from '../../core/errors.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
+import { paginate, withRelations, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkArraySize } from '../../core/validate.ts';
-import { organizationForMember } from '../organizations/index.ts';
-import { siteActor, siteFor } from './site-access.ts';
+import { organizationForMember, hasRole } from '../organizations/index.ts';
+import { grantedToViewer, siteActor, siteFor, viewerGrantsOn } from './site-access.ts';
 import { checkBasename, checkDistinct, checkHostname, checkProxy, checkSiteTitle, fromApiSiteType, fromApiSiteVisibility } from './site-inputs.ts';
 import { lockSite, readNavigation } from './site-navigation.ts';
 import { sitePolicy } from './site.policy.ts';
@@ -29,16 +29,22 @@ export interface SiteListFilters {
   type?: string[] | null;
 }
 
-/** `GET /orgs/{o}/sites`: members with a role; filtered by a published space, a title fragment, publication and type. */
+/**
+ * `GET /orgs/{o}/sites`: members with a role see every site, guests those granted to them (directly or
+ * through a team; none: an empty list); filtered by a published space, a title fragment, publication and
+ * type. Each site comes with the caller's grants on it (joins), for its `permissions`.
+ */
 export async function listSites(ctx: Context, organizationId: string, args: ListArgs & SiteListFilters, query?: ItemQuery) {
   await organizationForMember(ctx, organizationId);
-  authorize(sitePolicy, await siteActor(ctx, organizationId), 'list', { id: '', createdById: null });
+  const actor = await siteActor(ctx, organizationId);
+  authorize(sitePolicy, actor, 'list', { id: '', createdById: null });
   const where: Prisma.SiteWhereInput = { organizationId };
+  if (!hasRole(actor.membership)) where.AND = [grantedToViewer(ctx)];
   if (args.space) where.siteSpaces = { some: { spaceId: args.space } };
   if (args.title) where.title = { contains: args.title, mode: 'insensitive' };
   if (args.published !== undefined && args.published !== null) where.published = args.published;
   if (args.type) where.type = { in: args.type.map(fromApiSiteType) };
-  return paginate({ args, keys: SITE_ORDER, where, model: ctx.db.site, query });
+  return paginate({ args, keys: SITE_ORDER, where, model: ctx.db.site, query: withRelations(query, viewerGrantsOn(ctx)) });
 }
 
 export async function getSite(ctx: Context, organizationId: string, siteId: string, query?: ItemQuery) {
@@ -96,7 +102,7 @@ export interface UpdateSiteInput {
 }
 
 /**
- * `PATCH /orgs/{o}/sites/{siteId}`: the site's managers. `proxy: null`, `basename: null` and
+ * `PATCH /orgs/{o}/sites/{siteId}`: `edit` on the site. `proxy: null`, `basename: null` and
  * `hostname: null` remove them. A hostname is unique among all sites (409 otherwise): requests on it are
  * the site's (modules/reader/).
  */
@@ -108,7 +114,7 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
   for (const field of ['visibility', 'adaptiveContent', 'defaultSiteSpace', 'defaultSiteSection'] as const) {
     if (input[field] === null) throw new BadRequestError(`Invalid "${field}": must not be null`);
   }
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   const now = ctx.clock.now();
   try {
     await ctx.db.$transaction(async (tx) => {
@@ -162,14 +168,14 @@ async function setDefaults(tx: Prisma.TransactionClient, siteId: string, input: 
 
 /** `DELETE /orgs/{o}/sites/{siteId}`: the site with its sections, groups, site spaces and share links. */
 export async function deleteSite(ctx: Context, organizationId: string, siteId: string): Promise<boolean> {
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'admin');
   await ctx.db.site.deleteMany({ where: { id: site.id } });
   return true;
 }
 
 /** `POST …/publish` and `…/unpublish` (GitBook's publishSite, unpublishSite): the site goes live, or not. */
 export async function setPublished(ctx: Context, organizationId: string, siteId: string, published: boolean, query?: ItemQuery): Promise<Site> {
-  const { site } = await siteFor(ctx, organizationId, siteId, 'manage');
+  const { site } = await siteFor(ctx, organizationId, siteId, 'edit');
   await ctx.db.site.update({ where: { id: site.id }, data: { published, updatedAt: ctx.clock.now() } });
   return getSite(ctx, organizationId, site.id, query);
 }

@@ -7,8 +7,10 @@ import { roleRank } from '../organizations/roles.ts';
  * collection.policy.ts).
  *
  * A member's level is the strongest of: their organization role, the content's own `defaultLevel`,
- * the `defaultLevel` of every enclosing collection, and explicit grants (to them or their teams).
- * Guests (role null) have no organization-wide level: they reach only content granted to them.
+ * the `defaultLevel` of every enclosing collection, and explicit grants (to them or their teams) on the
+ * item or on any enclosing collection — a grant on a collection reaches everything inside it, at any
+ * depth. Guests (role null) have no organization-wide level: they reach only content granted to them,
+ * there or on an enclosing collection.
  */
 export interface LevelSources {
   membership: Membership;
@@ -16,7 +18,7 @@ export interface LevelSources {
   ownLevel: Role;
   /** defaultLevel of each enclosing collection, innermost first. */
   inheritedLevels: Role[];
-  /** Explicit grants to the user or their teams. */
+  /** Explicit grants to the user or their teams, on the item and on every enclosing collection. */
   grants: Role[];
 }
 

@@ -7,7 +7,7 @@ import { paginate, withRelations, type ItemQuery, type ListArgs } from '../../co
 import { organizationForMember } from '../organizations/index.ts';
 import { memberPolicy } from '../members/index.ts';
 import { effectiveLevel } from './access-level.ts';
-import { ancestorLevels, reachableSpacesWhere } from './content-access.ts';
+import { ancestorGrants, ancestorLevels, collectionTreeDepth, reachableSpacesWhere } from './content-access.ts';
 
 /**
  * `GET /orgs/{o}/members/{u}/spaces`: every space the member can reach, with their effective level.
@@ -23,9 +23,12 @@ export async function listMemberSpaces(
 ) {
   const viewer = viewerOf(ctx);
   const { actor } = await organizationForMember(ctx, organizationId);
-  const where: Prisma.SpaceWhereInput = { organizationId, ...reachableSpacesWhere(userId) };
+  // The collection tree came with the access check: its depth bounds the climb to granted collections.
+  const collections = await ctx.loaders.organizationCollections.load(organizationId);
+  const where: Prisma.SpaceWhereInput = { organizationId, ...reachableSpacesWhere(userId, collectionTreeDepth(collections)) };
   const direction = args.order ?? 'desc';
   let member: Member | undefined;
+  const memberCollectionGrants = new Map<string, Role[]>();
   // The grants of the member (for `permission`) and of the viewer (for `space.permissions`) on each space.
   const users = [...new Set([userId, viewer.user.id])];
   // Three statements after the access check's: the page (with the member's grants on each space, direct
@@ -42,15 +45,29 @@ export async function listMemberSpaces(
       const organization = await ctx.db.organization.findUnique({
         relationLoadStrategy: 'join',
         where: { id: organizationId },
-        select: { members: { where: { userId } }, _count: { select: { spaces: { where } } } },
+        select: {
+          // The member's grants on collections (directly and through teams) reach the spaces inside them.
+          members: {
+            where: { userId },
+            include: {
+              collectionGrants: { select: { collectionId: true, role: true } },
+              teams: { select: { team: { select: { collectionGrants: { select: { collectionId: true, role: true } } } } } },
+            },
+          },
+          _count: { select: { spaces: { where } } },
+        },
       });
-      member = organization?.members[0];
-      if (!member) throw new NotFoundError(`Member "${userId}" not found in this organization`);
+      const found = organization?.members[0];
+      if (!found) throw new NotFoundError(`Member "${userId}" not found in this organization`);
+      const { collectionGrants, teams, ...row } = found;
+      member = row;
+      for (const g of [...collectionGrants, ...teams.flatMap((t) => t.team.collectionGrants)]) {
+        memberCollectionGrants.set(g.collectionId, [...(memberCollectionGrants.get(g.collectionId) ?? []), g.role]);
+      }
       authorize(memberPolicy, actor, 'listSpaces', member);
       return organization!._count.spaces;
     },
   });
-  const collections = await ctx.loaders.organizationCollections.load(organizationId);
   return {
     ...page,
     items: (page.items as (Space & GrantRows)[]).map(({ userGrants, teamGrants, ...space }) => {
@@ -65,7 +82,7 @@ export async function listMemberSpaces(
           membership: member!,
           ownLevel: space.defaultLevel,
           inheritedLevels: ancestorLevels(collections, space.collectionId),
-          grants: rolesOf(userId),
+          grants: [...rolesOf(userId), ...ancestorGrants(collections, space.collectionId, (c) => memberCollectionGrants.get(c.id) ?? [])],
         }) as Role,
       };
     }),

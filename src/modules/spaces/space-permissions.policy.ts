@@ -1,7 +1,7 @@
 import type { Role } from '../../generated/prisma/client.ts';
 import { definePolicy } from '../../core/authorization.ts';
 import { blockedBySso, hasRole } from '../organizations/organization.policy.ts';
-import { atLeast, ROLES, roleRank } from '../organizations/roles.ts';
+import { atLeast } from '../organizations/roles.ts';
 import type { ContentActor } from './access-level.ts';
 import { spacePolicy, type SpaceRecord } from './space.policy.ts';
 
@@ -12,10 +12,7 @@ import { spacePolicy, type SpaceRecord } from './space.policy.ts';
  */
 export type SpaceGrantRecord = SpaceRecord & { level?: Role | null };
 
-/** The levels stronger than `level`, for filters that must agree with the level rule. */
-export const levelsAbove = (level: Role): Role[] => ROLES.filter((r) => roleRank(r) > roleRank(level));
-/** Whether `a` is a stronger level than `b`. */
-export const isStronger = (a: Role | null | undefined, b: Role | null | undefined): boolean => roleRank(a) > roleRank(b);
+export { isStronger, levelsAbove } from '../organizations/roles.ts';
 
 /** Nobody grants (or changes, or removes) a level stronger than their own effective level on the space. */
 export const mayGrantLevel = (actor: Pick<ContentActor, 'level'>, level: Role | null | undefined): boolean => !level || atLeast(actor.level, level);

@@ -13,19 +13,19 @@ import {
   MAX_INVITEES_PER_CALL,
   removeSpaceGrant,
   updateSpaceGrant,
-  type PermissionSource,
 } from './space-permissions.service.ts';
+import { PERMISSION_SOURCE_KINDS, type PermissionSource } from './permission-aggregate.ts';
 
-const UserContentPermission = builder.objectRef<{ permission: Role; user: User }>('UserContentPermission').implement({
-  description: "A user's level on a space",
+export const UserContentPermission = builder.objectRef<{ permission: Role; user: User }>('UserContentPermission').implement({
+  description: "A user's level on a space or collection",
   fields: (t) => ({
     permission: t.field({ type: RoleEnum, resolve: (p) => p.permission }),
     user: t.field({ type: UserRef, resolve: (p) => p.user }),
   }),
 });
 
-const TeamContentPermission = builder.objectRef<{ permission: Role; team: Team }>('TeamContentPermission').implement({
-  description: "A team's level on a space",
+export const TeamContentPermission = builder.objectRef<{ permission: Role; team: Team }>('TeamContentPermission').implement({
+  description: "A team's level on a space or collection",
   fields: (t) => ({
     permission: t.field({ type: RoleEnum, resolve: (p) => p.permission }),
     team: t.field({ type: TeamRef, resolve: (p) => p.team }),
@@ -33,22 +33,28 @@ const TeamContentPermission = builder.objectRef<{ permission: Role; team: Team }
 });
 
 const PermissionSourceRef = builder.objectRef<PermissionSource>('ContentPermissionSource').implement({
-  description: 'One of the levels a member holds on a space; their permission is the strongest of them',
+  description: 'One of the levels a member holds on a space or collection; their permission is the strongest of them',
   fields: (t) => ({
     kind: t.string({
-      description: 'organization-role, space-default, collection-default (members with a role), user-grant or team-grant',
-      extensions: constrained({ enum: ['organization-role', 'space-default', 'collection-default', 'user-grant', 'team-grant'] }),
+      description:
+        'organization-role, space-default, collection-default (members with a role), user-grant or team-grant (on the space), collection-user-grant or collection-team-grant (on the collection or an enclosing one)',
+      extensions: constrained({ enum: [...PERMISSION_SOURCE_KINDS] }),
       resolve: (s) => s.kind,
     }),
     level: t.field({ type: RoleEnum, resolve: (s) => s.level }),
-    id: t.string({ nullable: true, description: 'The collection (collection-default) or team (team-grant) it comes from', resolve: (s) => s.id ?? null }),
+    id: t.string({
+      nullable: true,
+      description: 'The collection (collection-default, collection-user-grant, collection-team-grant) or team (team-grant) it comes from',
+      resolve: (s) => s.id ?? null,
+    }),
+    teamId: t.string({ nullable: true, description: 'The team a collection-team-grant is to', resolve: (s) => s.teamId ?? null }),
   }),
 });
 
-const AggregateContentPermission = builder
+export const AggregateContentPermission = builder
   .objectRef<{ permission: Role; user: User; sources: PermissionSource[] }>('AggregateContentPermission')
   .implement({
-    description: "Someone who can access a space: their effective level and where it comes from",
+    description: 'Someone who can access a space or collection: their effective level and where it comes from',
     fields: (t) => ({
       permission: t.field({ type: RoleEnum, description: 'The effective level: the strongest of the sources', resolve: (p) => p.permission }),
       user: t.field({ type: UserRef, resolve: (p) => p.user }),
@@ -56,14 +62,14 @@ const AggregateContentPermission = builder
     }),
   });
 
-const UserContentPermissionList = listType('UserContentPermission', UserContentPermission);
-const TeamContentPermissionList = listType('TeamContentPermission', TeamContentPermission);
-const AggregateContentPermissionList = listType('AggregateContentPermission', AggregateContentPermission);
+export const UserContentPermissionList = listType('UserContentPermission', UserContentPermission);
+export const TeamContentPermissionList = listType('TeamContentPermission', TeamContentPermission);
+export const AggregateContentPermissionList = listType('AggregateContentPermission', AggregateContentPermission);
 
 const spacePath = builder.args((t) => ({ spaceId: t.string({ required: true, description: 'ID of the space' }) }));
 const userPath = builder.args((t) => ({ ...spacePath, userId: t.string({ required: true, description: 'ID of the user' }) }));
 const teamPath = builder.args((t) => ({ ...spacePath, teamId: t.string({ required: true, description: 'ID of the team' }) }));
-const inviteeList = constrained({ minItems: 1, maxItems: MAX_INVITEES_PER_CALL });
+export const inviteeList = constrained({ minItems: 1, maxItems: MAX_INVITEES_PER_CALL });
 
 builder.queryFields((t) => ({
   spaceUserPermissions: t.field({
@@ -99,7 +105,8 @@ builder.mutationFields((t) => ({
       users: t.arg.stringList({ description: 'IDs of members of the organization (guests included)', extensions: inviteeList }),
       teams: t.arg.stringList({ description: 'IDs of teams of the organization', extensions: inviteeList }),
       emails: t.arg.stringList({
-        description: 'Not accepted (400): invite people who are not members yet to the organization first',
+        description:
+          'Addition: e-mail addresses (at most 100). Members get the level at once; anyone else is invited to the organization as a guest, and gets the level on accepting',
         extensions: constrained({ maxItems: MAX_INVITEES_PER_CALL }),
       }),
     },

@@ -3,7 +3,7 @@ import { listArgs } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { OrganizationRef } from '../organizations/index.ts';
 import { organizationPage } from '../organizations/index.ts';
-import { reachableSpacesWhere } from './content-access.ts';
+import { collectionTreeDepth, reachableSpacesWhere } from './content-access.ts';
 import { SpaceList } from './space.schema.ts';
 import { SPACE_LIST_ORDER } from './space.service.ts';
 
@@ -16,13 +16,17 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     description: 'Spaces of the organization the caller can access',
     args: listArgs,
     extensions: graphOnly,
-    resolve: (org, args, ctx, info) =>
-      organizationPage(
+    resolve: async (org, args, ctx, info) => {
+      // The filter climbs the collection tree as deep as it goes (loaded with the access check anyway);
+      // organizations of one depth share a batch.
+      const depth = collectionTreeDepth(await ctx.loaders.organizationCollections.load(org.id));
+      return organizationPage(
         ctx,
         info,
         org.id,
-        { name: 'Organization.spaces', relation: 'spaces', keys: () => SPACE_LIST_ORDER, where: () => reachableSpacesWhere(ctx.viewer?.user.id ?? '') },
+        { name: `Organization.spaces@${depth}`, relation: 'spaces', keys: () => SPACE_LIST_ORDER, where: () => reachableSpacesWhere(ctx.viewer?.user.id ?? '', depth) },
         args,
-      ),
+      );
+    },
   }),
 }));
