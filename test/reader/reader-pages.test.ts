@@ -104,6 +104,29 @@ describe('a published site at its urls.published', () => {
     expect(page.text).toContain('&lt;script>alert(2)');
   });
 
+  it('page icons: GitBook icon names drawn as inline SVG in the title and the sidebar; unknown names draw nothing (the API refuses anything but a name)', async () => {
+    const { base } = await readerSite(h, [
+      {
+        title: 'Iconic',
+        pages: [
+          { title: 'Launch', icon: 'rocket' },
+          { title: 'Settings', icon: 'fa-gear' },
+          { title: 'Mystery', icon: 'no-such-icon-anywhere' },
+          { title: 'Smiling', emoji: '😀', icon: 'rocket' },
+        ],
+      },
+    ]);
+    const launch = await read(h, base);
+    const titleOf = (html: string) => /<h1 class="page-title">([\s\S]*?)<\/h1>/.exec(html)![1];
+    expect(titleOf(launch.text)).toMatch(/^<svg class="page-icon" viewBox="0 0 \d+ \d+"[^>]*aria-hidden="true"[^>]*><path d="M[^"]+" fill="currentColor"><\/path><\/svg>Launch$/);
+    // The sidebar: an icon beside each page that has a known one (Launch, Settings), none for the others.
+    expect(launch.text.match(/<svg class="tree-icon"/g)).toHaveLength(2);
+    expect(titleOf((await read(h, `${base}/settings`)).text)).toMatch(/^<svg class="page-icon"/);
+    expect(titleOf((await read(h, `${base}/mystery`)).text)).toBe('Mystery');
+    // An emoji wins over an icon, as in GitBook.
+    expect(titleOf((await read(h, `${base}/smiling`)).text)).toMatch(/^<span class="page-emoji" aria-hidden="true">😀<\/span>Smiling$/);
+  });
+
   it('the page as markdown at its path + .md; sitemap, robots.txt, llms.txt, llms-full.txt', async () => {
     const { base } = await readerSite(h);
     const md = await read(h, `${base}/advanced/clusters.md`);

@@ -15,6 +15,7 @@ export interface PageSpec {
   hidden?: boolean;
   description?: string;
   emoji?: string;
+  icon?: string;
   noIndex?: boolean;
 }
 
@@ -40,6 +41,7 @@ export async function spaceWithPages(admin: Caller, organizationId: string, titl
         ...(p.hidden ? { hidden: true } : {}),
         ...(p.description ? { description: p.description } : {}),
         ...(p.emoji ? { emoji: p.emoji } : {}),
+        ...(p.icon ? { icon: p.icon } : {}),
         ...(p.noIndex ? { noIndex: true } : {}),
         document: { markdown: p.markdown ?? `# ${p.title}\n` },
       })),

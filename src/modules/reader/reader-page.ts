@@ -27,7 +27,7 @@ import { cleanUrl, readerVisitor, SHARE_KEY_PARAM, visitorCookies, type ReaderVi
  */
 
 /** Bumped when what a page draws changes for the same data (a new layout): every fingerprint changes. */
-const RENDER_VERSION = '1';
+const RENDER_VERSION = '2';
 
 export type ReaderAnswer =
   | { kind: 'redirect'; location: string; cookies: string[]; status?: 301 | 302 }
@@ -212,6 +212,7 @@ export async function readerPage(services: AppServices, request: ReaderRequest):
         title: current.title,
         description: current.description,
         emoji: current.emoji,
+        icon: current.icon,
         cover,
         lastUpdated: current.updatedAt.toISOString(),
       },

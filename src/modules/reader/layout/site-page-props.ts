@@ -19,6 +19,8 @@ export interface TreeItem {
   href?: string;
   external?: boolean;
   emoji?: string | null;
+  /** An icon name (page-icons.tsx), drawn when there is no emoji. */
+  icon?: string | null;
   /** The page being read. */
   current: boolean;
   /** An ancestor of the current page (or the current page itself): drawn open. */
@@ -78,6 +80,8 @@ export interface SitePageProps {
     title: string;
     description?: string | null;
     emoji?: string | null;
+    /** An icon name (page-icons.tsx), drawn when there is no emoji. */
+    icon?: string | null;
     cover?: { url: string; width?: number | null; height?: number | null } | null;
     /** ISO date of the revision the page was last changed in (drawn as "Last updated"). */
     lastUpdated?: string | null;

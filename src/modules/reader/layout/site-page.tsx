@@ -1,5 +1,6 @@
 import { renderToString } from 'preact-render-to-string';
 import type { Heading, ReaderLink, SectionTab, SitePageProps, TreeItem, Variant } from './site-page-props.ts';
+import { PageIcon } from './page-icons.tsx';
 import { Brand, colorSchemeOf, Favicons, HeadAssets, htmlThemeAttributes, Icon, LABELS, Link, ThemeToggle } from './parts.tsx';
 import { formTarget, isEmoji, safeAbsoluteUrl, safeHref, safeImageSrc, safeLang } from './safe-values.ts';
 
@@ -67,10 +68,12 @@ function SitePage(props: SitePageProps) {
               <Cover cover={page.cover} />
               <header class="page-header">
                 <h1 class="page-title">
-                  {page.emoji && (
+                  {page.emoji ? (
                     <span class="page-emoji" aria-hidden="true">
                       {page.emoji}
                     </span>
+                  ) : (
+                    <PageIcon name={page.icon} class="page-icon" />
                   )}
                   {page.title}
                 </h1>
@@ -249,7 +252,9 @@ function TabIcon({ icon }: { icon?: string | null }) {
     <span class="tab-icon" aria-hidden="true">
       {icon}
     </span>
-  ) : null;
+  ) : (
+    <PageIcon name={icon} class="tab-icon" />
+  );
 }
 
 const hasSectionTabs = (tabs: SectionTab[]) => tabs.length > 1 || tabs.some((tab) => tab.kind === 'group');
@@ -311,10 +316,12 @@ function TreeList({ items, root }: { items: TreeItem[]; root?: boolean }) {
 function TreeNode({ item }: { item: TreeItem }) {
   const label = (
     <>
-      {item.emoji && (
+      {item.emoji ? (
         <span class="tree-emoji" aria-hidden="true">
           {item.emoji}
         </span>
+      ) : (
+        <PageIcon name={item.icon} class="tree-icon" />
       )}
       {item.title}
     </>
