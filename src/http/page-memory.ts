@@ -120,6 +120,7 @@ export class PageMemory {
       if (method !== 'OPTIONS') res.once('finish', () => this.forget());
       return false;
     }
+    if (!this.listening || this.pages.size === 0) return false;
     const key = memoryKeyOf(headerGetter(req), req.url ?? '/', this.options.trustProxy);
     const page = key === null ? undefined : this.recall(key, this.options.now());
     if (!page) return false;
