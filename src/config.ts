@@ -68,6 +68,11 @@ const EnvSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   /** postgres://… to use a real PostgreSQL server; unset → embedded PGlite in DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * Keep statements prepared on each pooled connection (PostgreSQL server only; on by default). Turn off
+   * behind a pooler that cannot carry prepared statements (PgBouncer in transaction mode before 1.21).
+   */
+  DATABASE_PREPARED_STATEMENTS: booleanString.default(true),
   DATA_DIR: z.string().default('./data'),
   /** Public base URL of this server (API URLs are `${PUBLIC_URL}/v1/...`). */
   PUBLIC_URL: z.string().url().optional(),
@@ -137,6 +142,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl?: string;
+  /** Statements prepared once per pooled connection (db/client.ts); PostgreSQL server only. */
+  databasePreparedStatements: boolean;
   dataDir: string;
   publicUrl: string;
   apiUrl: string;
@@ -199,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     dataDir: path.resolve(e.DATA_DIR),
     publicUrl: e.PUBLIC_URL,
     appUrl: e.APP_URL,
@@ -263,6 +271,7 @@ export function buildConfig(input: ConfigInput): Config {
     port,
     host: input.host ?? '0.0.0.0',
     databaseUrl: input.databaseUrl,
+    databasePreparedStatements: input.databasePreparedStatements ?? true,
     dataDir: input.dataDir ?? path.resolve('./data'),
     publicUrl,
     apiUrl: `${publicUrl}/v1`,

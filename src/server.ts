@@ -19,7 +19,7 @@ async function main() {
   const config = loadConfig();
   tuneRuntimeForServer({ embeddedDatabase: !config.databaseUrl });
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, preparedStatements: config.databasePreparedStatements });
   const applied = await database.migrate();
   logger.info({ database: database.kind, migrationsApplied: applied }, 'database ready');
 

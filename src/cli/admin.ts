@@ -28,7 +28,7 @@ if (positionals[0] !== 'create-user' || !values.email || !values.name) {
 }
 
 const config = loadConfig();
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, preparedStatements: config.databasePreparedStatements });
 try {
   await database.migrate();
   const { user, token } = await createUserWithToken(database.prisma, { email: values.email, displayName: values.name });

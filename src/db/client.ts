@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -48,6 +49,8 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Called with every SQL statement Prisma sends (tests count them to catch N+1 queries). */
   onQuery?: (sql: string) => void;
+  /** PostgreSQL server: keep statements prepared per connection (default true; see preparedStatementNames). */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -66,7 +69,7 @@ function createPrisma(adapter: SqlDriverAdapterFactory, onQuery?: (sql: string) 
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.onQuery) : openPglite(options.dataDir, options.onQuery);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.onQuery, options.preparedStatements ?? true) : openPglite(options.dataDir, options.onQuery);
 }
 
 async function openPglite(dataDir: string | undefined, onQuery?: (sql: string) => void): Promise<Database> {
@@ -107,12 +110,12 @@ async function openPglite(dataDir: string | undefined, onQuery?: (sql: string) =
   };
 }
 
-async function openPostgres(databaseUrl: string, onQuery?: (sql: string) => void): Promise<Database> {
+async function openPostgres(databaseUrl: string, onQuery: ((sql: string) => void) | undefined, preparedStatements: boolean): Promise<Database> {
   // JIT compilation off for this pool's sessions: every statement here is a short read or write, and a
   // plan estimated past jit_above_cost (ranking thousands of search matches) would compile on every run
   // (docs/operations.md).
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: '-c jit=off' });
-  const prisma = createPrisma(new PrismaPg(pool), onQuery);
+  const prisma = createPrisma(new PrismaPg(pool, preparedStatements ? { statementNameGenerator: preparedStatementNames() } : {}), onQuery);
   return {
     prisma,
     kind: 'postgres',
@@ -187,5 +190,31 @@ function listenOnPostgres(databaseUrl: string, channel: string, { onNotify, onLi
     client = null;
     onListening(false);
     if (connection) await connection.end().catch(() => {});
+  };
+}
+
+/** Statements longer than this, or with more parameters (long `IN` lists), are not kept prepared. */
+const MAX_PREPARED_SQL = 16_384;
+const MAX_PREPARED_PARAMETERS = 64;
+/** Names remembered for statement texts (the hash is recomputed past this, never stored). */
+const MAX_NAMED_TEXTS = 4096;
+
+/**
+ * Names statements by their text, so that each pooled connection prepares a statement once and runs it
+ * again without parsing and planning it (PostgreSQL plans Prisma's nested queries in about a
+ * millisecond: more than they take to run). Long texts and long parameter lists (`IN` lists of varying
+ * length) stay unnamed, so that what a connection keeps prepared stays bounded by the shapes of the
+ * queries the code writes.
+ */
+function preparedStatementNames(): (query: { sql: string; args: unknown[] }) => string {
+  const names = new Map<string, string>();
+  return (query) => {
+    if (query.sql.length > MAX_PREPARED_SQL || query.args.length > MAX_PREPARED_PARAMETERS) return undefined as unknown as string;
+    let name = names.get(query.sql);
+    if (!name) {
+      name = `q${createHash('sha1').update(query.sql).digest('base64url')}`;
+      if (names.size < MAX_NAMED_TEXTS) names.set(query.sql, name);
+    }
+    return name;
   };
 }
