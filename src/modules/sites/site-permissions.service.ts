@@ -1,26 +1,14 @@
-import { type Role, type Site, type Team } from '../../generated/prisma/client.ts';
+import type { Role, Site } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
-import { NotFoundError } from '../../core/errors.ts';
-import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
+import type { ItemQuery, ListArgs } from '../../core/pagination.ts';
 import { rejectNull } from '../../core/validate.ts';
 import { strongest } from '../organizations/index.ts';
-import { inviteesOf, writeGrants } from '../spaces/index.ts';
+import { changeGrant, deleteGrant, findGrant, grantNotFound, inviteesOf, listTeamGrants, listUserGrants, writeGrants, type Grantee } from '../spaces/index.ts';
 import { siteFor } from './site-access.ts';
 import type { SiteAction } from './site.policy.ts';
 
 /** Users or teams named in one `inviteToSite`. */
 export const MAX_SITE_INVITEES_PER_CALL = 100;
-
-const GRANT_ORDER: SortKey[] = [
-  { field: 'createdAt', direction: 'asc', type: 'date' },
-  { field: 'userId', direction: 'asc' },
-];
-const TEAM_GRANT_ORDER: SortKey[] = [
-  { field: 'createdAt', direction: 'asc', type: 'date' },
-  { field: 'teamId', direction: 'asc' },
-];
-
-type Grantee = { userId: string } | { teamId: string };
 
 /** The site, once the caller may `action` on its access list (site.policy.ts); `level`: the level given or taken. */
 export async function siteForGrants(ctx: Context, organizationId: string, siteId: string, action: Extract<SiteAction, 'listPermissions' | 'grant'>, level?: Role | null): Promise<Site> {
@@ -50,31 +38,18 @@ export async function inviteToSite(ctx: Context, organizationId: string, siteId:
   return true;
 }
 
-function findGrant(ctx: Context, organizationId: string, siteId: string, grantee: Grantee): Promise<{ role: Role } | null> {
-  return 'userId' in grantee
-    ? ctx.db.siteUserGrant.findFirst({ where: { siteId, userId: grantee.userId, site: { organizationId } }, select: { role: true } })
-    : ctx.db.siteTeamGrant.findFirst({ where: { siteId, teamId: grantee.teamId, site: { organizationId } }, select: { role: true } });
-}
-
-const grantNotFound = (grantee: Grantee) =>
-  new NotFoundError('userId' in grantee ? `User "${grantee.userId}" has no permission on this site` : `Team "${grantee.teamId}" has no permission on this site`);
-
 /**
  * Changes the level of an existing grant (404 when the user or team has none on the site). The caller
  * must be allowed to grant both the old and the new level. A `role` left out changes nothing.
  */
 export async function updateSiteGrant(ctx: Context, organizationId: string, siteId: string, grantee: Grantee, role: Role | null | undefined): Promise<boolean> {
   rejectNull('role', role);
-  const existing = await findGrant(ctx, organizationId, siteId, grantee);
+  const existing = await findGrant(ctx, 'site', siteId, grantee);
+  // The site must be one of this organization's (404 otherwise, whatever grants exist on it).
   const site = await siteForGrants(ctx, organizationId, siteId, 'grant', strongest(existing?.role, role));
-  if (!existing) throw grantNotFound(grantee);
+  if (!existing) throw grantNotFound('site', grantee);
   if (!role || role === existing.role) return true;
-  const { count } =
-    'userId' in grantee
-      ? await ctx.db.siteUserGrant.updateMany({ where: { siteId: site.id, userId: grantee.userId }, data: { role } })
-      : await ctx.db.siteTeamGrant.updateMany({ where: { siteId: site.id, teamId: grantee.teamId }, data: { role } });
-  // Removed meanwhile by another request: as if it had not been there.
-  if (count === 0) throw grantNotFound(grantee);
+  await changeGrant(ctx, 'site', site.id, grantee, role);
   return true;
 }
 
@@ -83,14 +58,10 @@ export async function updateSiteGrant(ctx: Context, organizationId: string, site
  * The caller must be allowed to grant the level removed.
  */
 export async function removeSiteGrant(ctx: Context, organizationId: string, siteId: string, grantee: Grantee): Promise<boolean> {
-  const existing = await findGrant(ctx, organizationId, siteId, grantee);
+  const existing = await findGrant(ctx, 'site', siteId, grantee);
   const site = await siteForGrants(ctx, organizationId, siteId, 'grant', existing?.role);
   if (!existing) return false;
-  const { count } =
-    'userId' in grantee
-      ? await ctx.db.siteUserGrant.deleteMany({ where: { siteId: site.id, userId: grantee.userId } })
-      : await ctx.db.siteTeamGrant.deleteMany({ where: { siteId: site.id, teamId: grantee.teamId } });
-  return count > 0;
+  return deleteGrant(ctx, 'site', site.id, grantee);
 }
 
 // ---- Lists ----
@@ -98,26 +69,11 @@ export async function removeSiteGrant(ctx: Context, organizationId: string, site
 /** `listUserPermissionsInSite`: the users given a level on the site, oldest grant first. */
 export async function listSiteUserPermissions(ctx: Context, organizationId: string, siteId: string, args: ListArgs) {
   const site = await siteForGrants(ctx, organizationId, siteId, 'listPermissions');
-  const page = await paginate({
-    args,
-    keys: GRANT_ORDER,
-    where: { siteId: site.id },
-    findMany: (q) => ctx.db.siteUserGrant.findMany({ relationLoadStrategy: 'join', ...q, include: { member: { select: { user: true } } } }),
-    count: (q) => ctx.db.siteUserGrant.count(q),
-  });
-  return { ...page, items: page.items.map((g) => ({ permission: g.role, user: g.member.user })) };
+  return listUserGrants(ctx, 'site', site.id, args);
 }
 
 /** `listTeamPermissionsInSite`: the teams given a level on the site, oldest grant first. */
 export async function listSiteTeamPermissions(ctx: Context, organizationId: string, siteId: string, args: ListArgs, teamQuery?: ItemQuery) {
   const site = await siteForGrants(ctx, organizationId, siteId, 'listPermissions');
-  const page = await paginate({
-    args,
-    keys: TEAM_GRANT_ORDER,
-    where: { siteId: site.id },
-    findMany: (q) =>
-      ctx.db.siteTeamGrant.findMany({ relationLoadStrategy: 'join', ...q, include: { team: (teamQuery?.select || teamQuery?.include ? teamQuery : true) as true } }),
-    count: (q) => ctx.db.siteTeamGrant.count(q),
-  });
-  return { ...page, items: page.items.map((g) => ({ permission: g.role, team: g.team as Team })) };
+  return listTeamGrants(ctx, 'site', site.id, args, teamQuery);
 }

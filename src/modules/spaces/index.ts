@@ -18,4 +18,4 @@ export { lockOrganization, positionKey, subtreeCollectionIds, type ContentPositi
 export { detachFromOrganization } from './space.service.ts';
 export { mergeRuleRefusal, mergeRulesOf, needsReviews } from './merge-rules.ts';
 export { collectionTreeDepth, reachableSpacesWhere, reachableCollectionsWhere, grantedCollectionIds } from './content-access.ts';
-export { inviteesOf, writeGrants, type Invitees } from './content-grants.ts';
+export { changeGrant, deleteGrant, findGrant, grantNotFound, inviteesOf, listTeamGrants, listUserGrants, writeGrants, type Grantee, type Invitees } from './content-grants.ts';
