@@ -161,3 +161,31 @@ describe('integrations stay where they belong', () => {
     expect(await h.db.integrationInstallation.count({ where: { integrationName: name } })).toBe(1);
   });
 });
+
+describe('a write that changes nothing is still a write', () => {
+  // Found by the hostile probe of `npm run bench:memory` (a read member among its callers): an update
+  // naming no field authorized nothing and answered 200 — and a change request's `updatedAt` moved.
+  it('a read member’s empty update of a change request, a comment or a reply is a 403 and changes nothing', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const space = await buildSpace(admin, o);
+    const reader = await buildMember(h, o, 'read');
+    const cr = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Probe' }), 201);
+    const crPath = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
+    const comment = expectOk(await admin.rest('POST', `${crPath}/comments`, { body: { markdown: 'Hi' } }));
+    const reply = expectOk(await admin.rest('POST', `${crPath}/comments/${comment.id}/replies`, { body: { markdown: 'Yes' } }));
+    const spaceComment = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/comments`, { body: { markdown: 'On the space' } }));
+    const before = expectOk(await admin.rest('GET', crPath));
+
+    restError(await reader.rest('PATCH', crPath, {}), 403);
+    for (const path of [`${crPath}/comments/${comment.id}`, `${crPath}/comments/${comment.id}/replies/${reply.id}`, `/v1/spaces/${space.id}/comments/${spaceComment.id}`]) {
+      restError(await reader.rest('PUT', path, {}), 403);
+      restError(await reader.rest('PUT', path, { addedReactions: [], removedReactions: null }), 403);
+    }
+    gqlError(await reader.gql(`mutation { updateChangeRequest(spaceId: "${space.id}", changeRequestId: "${cr.id}") { id } }`), 'FORBIDDEN');
+    expect(expectOk(await admin.rest('GET', crPath)).updatedAt).toBe(before.updatedAt);
+
+    // The same empty updates by those who may write answer the record as it is.
+    expect(expectOk(await admin.rest('PATCH', crPath, {})).subject).toBe('Probe');
+    expect(expectOk(await admin.rest('PUT', `${crPath}/comments/${comment.id}`, {})).id).toBe(comment.id);
+  });
+});

@@ -147,7 +147,10 @@ export async function updateChangeRequest(
   }
   const { space, actor } = await spaceForChangeRequests(ctx, spaceId);
   const current = await findChangeRequest(ctx, space.id, idOrNumber);
-  if (input.subject !== undefined && input.subject !== null) authorize(changeRequestPolicy, actor, 'update', current);
+  const renames = input.subject !== undefined && input.subject !== null;
+  // An update naming nothing still needs the right to update: a write route never answers 200 to
+  // someone who could not have written through it (and it moves `updatedAt`).
+  if (renames || !input.status) authorize(changeRequestPolicy, actor, 'update', current);
   if (input.status) {
     authorize(changeRequestPolicy, actor, 'setStatus', current);
     if (current.status === 'merged' || (current.status === 'archived' && input.status !== 'archived')) {

@@ -216,9 +216,11 @@ export async function updateComment(
   const scope = await commentScope(ctx, target);
   const { actor } = scope;
   const comment = await findComment(ctx, scope, commentId);
+  const resolves = input.resolved !== undefined && input.resolved !== null;
   if (markdown !== undefined) authorize(commentPolicy, actor, 'edit', comment);
-  if (input.resolved !== undefined && input.resolved !== null) authorize(commentPolicy, actor, 'resolve', comment);
-  if (added.length || removed.length) authorize(commentPolicy, actor, 'react', comment);
+  if (resolves) authorize(commentPolicy, actor, 'resolve', comment);
+  // Reactions — and an update naming nothing, which needs the least any change needs (a write route never answers 200 to someone who could not write through it).
+  if (added.length || removed.length || (markdown === undefined && !resolves)) authorize(commentPolicy, actor, 'react', comment);
   const now = ctx.clock.now();
   const userId = viewerOf(ctx).user.id;
   const data: Prisma.CommentUncheckedUpdateInput = {};
@@ -257,19 +259,32 @@ async function findReply(ctx: Context, parentId: string, replyId: string, query?
   return reply;
 }
 
-/** `GET …/comments/{commentId}/replies`: oldest first, as a conversation reads. */
+const REPLY_KEYS: SortKey[] = [
+  { field: 'postedAt', direction: 'asc', type: 'date' },
+  { field: 'id', direction: 'asc' },
+];
+
+/**
+ * `GET …/comments/{commentId}/replies`: oldest first, as a conversation reads. The comment (404 if the
+ * scope has none), its page of replies and their count come in one statement (as `listComments`).
+ */
 export async function listReplies(ctx: Context, target: CommentTarget, commentId: string, args: ListArgs, query?: ItemQuery) {
-  const comment = await findComment(ctx, await commentScope(ctx, target), commentId, { select: { id: true } });
-  return paginate({
-    args,
-    keys: [
-      { field: 'postedAt', direction: 'asc', type: 'date' },
-      { field: 'id', direction: 'asc' },
-    ],
-    where: { parentId: comment.id },
-    model: ctx.db.comment,
-    query,
+  const scope = await commentScope(ctx, target);
+  let page: ReturnType<typeof pageQuery>;
+  try {
+    page = pageQuery(args, REPLY_KEYS, {});
+  } catch (error) {
+    // An unknown comment is a 404 before a bad cursor is a 400.
+    await findComment(ctx, scope, commentId, { select: { id: true } });
+    throw error;
+  }
+  const comment = await ctx.db.comment.findFirst({
+    relationLoadStrategy: 'join',
+    where: { id: commentId, spaceId: scope.space.id, changeRequestId: scope.changeRequestId, parentId: null },
+    select: { replies: { ...(query as object), ...(page.query as object) }, _count: { select: { replies: true } } },
   });
+  if (!comment) throw new NotFoundError(`Comment "${commentId}" not found`);
+  return toPage(comment.replies, comment._count.replies, page.limit, REPLY_KEYS);
 }
 
 export async function getReply(ctx: Context, target: CommentTarget, commentId: string, replyId: string, query?: ItemQuery) {
@@ -321,7 +336,8 @@ export async function updateReply(
   const comment = await findComment(ctx, scope, commentId, { select: { id: true } });
   const reply = await findReply(ctx, comment.id, replyId);
   if (markdown !== undefined) authorize(commentPolicy, scope.actor, 'edit', reply);
-  if (added.length || removed.length) authorize(commentPolicy, scope.actor, 'react', reply);
+  // Reactions — and an update naming nothing: a write route never answers 200 to someone who could not write through it.
+  if (added.length || removed.length || markdown === undefined) authorize(commentPolicy, scope.actor, 'react', reply);
   const now = ctx.clock.now();
   const data: Prisma.CommentUncheckedUpdateInput = markdown !== undefined ? { markdown, editedAt: now } : {};
   await writeChanges(ctx, reply.id, viewerOf(ctx).user.id, now, data, added, removed);
