@@ -196,25 +196,43 @@ function listenOnPostgres(databaseUrl: string, channel: string, { onNotify, onLi
 /** Statements longer than this, or with more parameters (long `IN` lists), are not kept prepared. */
 const MAX_PREPARED_SQL = 16_384;
 const MAX_PREPARED_PARAMETERS = 64;
-/** Names remembered for statement texts (the hash is recomputed past this, never stored). */
-const MAX_NAMED_TEXTS = 4096;
+/**
+ * Statement texts kept prepared, per process: each pooled connection prepares each of them once, and
+ * both pg (the text, per connection) and PostgreSQL (the plan, per session) keep them for as long as the
+ * connection lives. Without a bound, traffic that reaches many rare query shapes (a hostile probe sends
+ * thousands) made every connection keep thousands: ~30 MiB of the server's memory that never came back.
+ */
+const MAX_PREPARED_TEXTS = 256;
+/** A text is prepared from its second run on: a shape that runs once is not worth keeping. */
+const RUNS_BEFORE_PREPARING = 2;
+/** Texts counted while not yet prepared (their hashes); the count starts over when it is full. */
+const MAX_COUNTED_TEXTS = 4096;
 
 /**
  * Names statements by their text, so that each pooled connection prepares a statement once and runs it
  * again without parsing and planning it (PostgreSQL plans Prisma's nested queries in about a
- * millisecond: more than they take to run). Long texts and long parameter lists (`IN` lists of varying
- * length) stay unnamed, so that what a connection keeps prepared stays bounded by the shapes of the
- * queries the code writes.
+ * millisecond: more than they take to run). Only texts that run again are named, at most
+ * MAX_PREPARED_TEXTS of them, and long texts and long parameter lists (`IN` lists of varying length)
+ * never: what a connection keeps prepared stays bounded whatever the traffic, and the shapes that run
+ * all the time (the token, the access check, the lists) are the ones kept.
  */
-function preparedStatementNames(): (query: { sql: string; args: unknown[] }) => string {
+export function preparedStatementNames(): (query: { sql: string; args: unknown[] }) => string {
   const names = new Map<string, string>();
+  const runs = new Map<string, number>();
+  const unnamed = undefined as unknown as string;
   return (query) => {
-    if (query.sql.length > MAX_PREPARED_SQL || query.args.length > MAX_PREPARED_PARAMETERS) return undefined as unknown as string;
-    let name = names.get(query.sql);
-    if (!name) {
-      name = `q${createHash('sha1').update(query.sql).digest('base64url')}`;
-      if (names.size < MAX_NAMED_TEXTS) names.set(query.sql, name);
+    const known = names.get(query.sql);
+    if (known) return known;
+    if (names.size >= MAX_PREPARED_TEXTS || query.sql.length > MAX_PREPARED_SQL || query.args.length > MAX_PREPARED_PARAMETERS) return unnamed;
+    const name = `q${createHash('sha1').update(query.sql).digest('base64url')}`;
+    const count = (runs.get(name) ?? 0) + 1;
+    if (count < RUNS_BEFORE_PREPARING) {
+      if (runs.size >= MAX_COUNTED_TEXTS) runs.clear();
+      runs.set(name, count);
+      return unnamed;
     }
+    runs.delete(name);
+    names.set(query.sql, name);
     return name;
   };
 }

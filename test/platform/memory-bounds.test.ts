@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { boundedParserCache } from '../../src/graphql/document-cache.ts';
+import { preparedStatementNames } from '../../src/db/client.ts';
 import { startIdleCollector } from '../../src/lib/idle-gc.ts';
 import { buildUser } from '../factories.ts';
 import { BASE, useHarness } from '../support/harness.ts';
@@ -62,5 +63,38 @@ describe('the idle collector', () => {
     const collector = startIdleCollector({ idleMs: 10 });
     expect(() => collector.touch()).not.toThrow();
     collector.stop();
+  });
+});
+
+describe('statements kept prepared per connection', () => {
+  // Each named text is prepared once on every pooled connection and kept there (pg holds its text,
+  // PostgreSQL its plan): what is named must stay bounded whatever shapes the traffic reaches.
+  it('a text is named from its second run on, at most 256 texts, never a long text or a long parameter list', () => {
+    const nameOf = preparedStatementNames();
+    const query = (sql: string, args: unknown[] = []) => nameOf({ sql, args });
+    expect(query('SELECT 1')).toBeUndefined();
+    const name = query('SELECT 1');
+    expect(name).toMatch(/^q[\w-]+$/);
+    expect(query('SELECT 1')).toBe(name);
+    expect(query('SELECT 2')).toBeUndefined();
+    expect(query('SELECT 2')).not.toBe(name);
+
+    const long = `SELECT '${'x'.repeat(16_384)}'`;
+    const wide = 'SELECT $1';
+    for (let run = 0; run < 3; run++) {
+      expect(query(long)).toBeUndefined();
+      expect(query(wide, Array.from({ length: 65 }, () => 1))).toBeUndefined();
+    }
+
+    for (let i = 0; i < 300; i++) for (let run = 0; run < 2; run++) query(`SELECT ${i} AS n`);
+    const named = Array.from({ length: 300 }, (_, i) => query(`SELECT ${i} AS n`)).filter(Boolean);
+    expect(named.length).toBe(256 - 2); // 'SELECT 1' and 'SELECT 2' took two places
+    expect(query('SELECT 1')).toBe(name);
+
+    // Texts run once are counted in a bounded table: thousands of them never stop a text from being named later.
+    const fresh = preparedStatementNames();
+    for (let i = 0; i < 10_000; i++) fresh({ sql: `SELECT ${i} AS once`, args: [] });
+    fresh({ sql: 'SELECT hot', args: [] });
+    expect(fresh({ sql: 'SELECT hot', args: [] })).toMatch(/^q/);
   });
 });
