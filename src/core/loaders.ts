@@ -91,29 +91,47 @@ export function keyedLoader<K, V>(ctx: { loaders: Loaders }, name: string, creat
   return loader;
 }
 
+type CollectionRow = Omit<CollectionNode, 'viewerGrants'> & WithGrants;
+type OrganizationAccessRow = Organization & { members: Member[]; collections: CollectionRow[] };
+
+/**
+ * The relations that read, with an organization (in one statement: joins), what its access record holds:
+ * the viewer's membership and the collection tree with the viewer's grants on each collection. Another
+ * record read with its `organization: { include: … }` primes `organizationAccess` (`primeOrganizationAccess`).
+ */
+export function organizationAccessInclude(viewer: Viewer | null) {
+  const viewerId = viewer?.user.id ?? '';
+  return {
+    members: { where: { userId: viewerId } },
+    collections: { select: { ...COLLECTION_NODE_SELECT, ...viewerGrantsSelect(viewerId) } },
+  };
+}
+
+// Every per-organization permission starts from the membership; a scoped token has none outside its
+// organization, so it is an outsider there without each service having to know about scopes.
+function toAccess(viewer: Viewer | null, row: OrganizationAccessRow): OrganizationAccessRecord {
+  const { members, collections, ...organization } = row;
+  const mayAct = viewerMayActIn(viewer, row.id);
+  return {
+    organization,
+    membership: mayAct ? (members[0] ?? null) : null,
+    collections: new Map(
+      collections.map(({ userGrants, teamGrants, ...c }) => [c.id, { ...c, viewerGrants: mayAct ? grantRoles({ userGrants, teamGrants }) : [] }]),
+    ),
+  };
+}
+
+/** Records an organization read with `organizationAccessInclude` as the request's access record for it. */
+export function primeOrganizationAccess(ctx: { loaders: Loaders; viewer: Viewer | null }, row: unknown): void {
+  ctx.loaders.organizationAccess.prime((row as OrganizationAccessRow).id, toAccess(ctx.viewer, row as OrganizationAccessRow));
+}
+
 /** The loaders of one request: they read through `db` on behalf of `viewer`. */
 export function createLoaders(ctx: { db: Db; viewer: Viewer | null }): Loaders {
   const viewerId = () => ctx.viewer?.user.id ?? '';
   // The collection tree comes with the viewer's grants on each collection (joined: no statement of their own).
-  const accessInclude = () => ({
-    members: { where: { userId: viewerId() } },
-    collections: { select: { ...COLLECTION_NODE_SELECT, ...viewerGrantsSelect(viewerId()) } },
-  });
-  // Every per-organization permission starts from the membership; a scoped token has none outside its
-  // organization, so it is an outsider there without each service having to know about scopes.
-  type CollectionRow = Omit<CollectionNode, 'viewerGrants'> & WithGrants;
-  const toAccess = (row: Organization & { members: Member[]; collections: CollectionRow[] }): OrganizationAccessRecord => {
-    const { members, collections, ...organization } = row;
-    const mayAct = viewerMayActIn(ctx.viewer, row.id);
-    return {
-      organization,
-      membership: mayAct ? (members[0] ?? null) : null,
-      collections: new Map(
-        collections.map(({ userGrants, teamGrants, ...c }) => [c.id, { ...c, viewerGrants: mayAct ? grantRoles({ userGrants, teamGrants }) : [] }]),
-      ),
-    };
-  };
-  const primeAccess = (row: Parameters<typeof toAccess>[0]) => loaders.organizationAccess.prime(row.id, toAccess(row));
+  const accessInclude = () => organizationAccessInclude(ctx.viewer);
+  const primeAccess = (row: OrganizationAccessRow) => loaders.organizationAccess.prime(row.id, toAccess(ctx.viewer, row));
   const view = <V>(pick: (a: OrganizationAccessRecord | null) => V) =>
     new DataLoader<string, V>(async (ids) => (await loaders.organizationAccess.loadMany(ids)).map((a) => pick(a instanceof Error ? null : a)));
 
@@ -124,7 +142,7 @@ export function createLoaders(ctx: { db: Db; viewer: Viewer | null }): Loaders {
         where: { id: { in: [...ids] } },
         include: accessInclude(),
       });
-      return byKey(ids, rows.map(toAccess), (a) => a.organization.id);
+      return byKey(ids, rows.map((row) => toAccess(ctx.viewer, row)), (a) => a.organization.id);
     }),
     organization: view((a) => a?.organization ?? null),
     viewerMembership: view((a) => a?.membership ?? null),

@@ -75,13 +75,15 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/spaces/{s}/change-requests/{cr}/reviews/{rw}': 5,
   'GET /v1/spaces/{s}/change-requests/{cr}/comments': 4,
   'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}': 5,
-  // Replies: token, access, the change request, the comment, the page (reactions joined) and its count.
-  'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}/replies': 6,
+  // Replies: token, access, the change request, and the comment read with its page of replies (reactions
+  // joined) and their count (one statement: 404 when there is none).
+  'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}/replies': 4,
   'GET /v1/spaces/{s}/change-requests/{cr}/comments/{cm}/replies/{rp}': 5,
   // Comments on the space itself: the space read with its page of comments and their count.
   'GET /v1/spaces/{s}/comments': 4,
   'GET /v1/spaces/{s}/comments/{scm}': 4,
-  'GET /v1/spaces/{s}/comments/{scm}/replies': 5,
+  // Replies: token, access, the comment read with its page of replies and their count.
+  'GET /v1/spaces/{s}/comments/{scm}/replies': 3,
   'GET /v1/spaces/{s}/comments/{scm}/replies/{srp}': 4,
   // Commenters: token, access, the page of members (their users and counts joined), its count.
   'GET /v1/spaces/{s}/commenters': 4,
@@ -104,12 +106,12 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/orgs/{o}/sites/{st}/site-spaces': 6,
   'GET /v1/orgs/{o}/sites/{st}/share-links': 5,
   'GET /v1/orgs/{o}/sites/{st}/adaptive-schema': 3,
-  // Who can access a site: token, access (the membership with the organization, and the site with the
-  // caller's grants, in parallel), the page (grants with their users or teams; members with their user and
-  // grants: joins), its count.
-  'GET /v1/orgs/{o}/sites/{st}/permissions/users': 5,
-  'GET /v1/orgs/{o}/sites/{st}/permissions/teams': 5,
-  'GET /v1/orgs/{o}/sites/{st}/permissions/aggregate': 5,
+  // Who can access a site: token, access (the site with the caller's grants, and its organization with the
+  // caller's membership: one statement), the page (grants with their users or teams; members with their
+  // user and grants: joins), its count.
+  'GET /v1/orgs/{o}/sites/{st}/permissions/users': 4,
+  'GET /v1/orgs/{o}/sites/{st}/permissions/teams': 4,
+  'GET /v1/orgs/{o}/sites/{st}/permissions/aggregate': 4,
   // The site and its sections (with site spaces and spaces), in two statements, the grants, and the site
   // spaces whose customization overrides the site's (one statement, however many).
   'GET /v1/orgs/{o}/sites/{st}/published': 7,

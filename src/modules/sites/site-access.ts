@@ -2,6 +2,7 @@ import type { Prisma, Role, Site } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { authorize, permissionsOf } from '../../core/authorization.ts';
 import { NotFoundError } from '../../core/errors.ts';
+import { organizationAccessInclude, primeOrganizationAccess } from '../../core/loaders.ts';
 import { withRelations, type ItemQuery } from '../../core/pagination.ts';
 import { isAdmin, isMember, organizationActor, strongest } from '../organizations/index.ts';
 import { SITE_PERMISSIONS, sitePolicy, type SiteAction, type SiteActor } from './site.policy.ts';
@@ -52,20 +53,28 @@ export interface SiteAccess {
 
 /**
  * Loads a site of the organization and authorizes `action` on it (site.policy.ts): callers outside the
- * organization, unknown sites and sites of other organizations are the same 404. Two statements, run
- * together: the caller's membership (with the organization) and the site with the caller's grants on it.
+ * organization, unknown sites and sites of other organizations are the same 404. One statement: the site
+ * with the caller's grants on it and, unless the request holds it already, its organization with what
+ * `organizationAccess` reads (the caller's membership, the collection tree), which primes that loader.
  * `query` adds relations the answer needs to the site's statement; `level` is the level an access-list
  * action gives or takes.
  */
 export async function siteFor(ctx: Context, organizationId: string, siteId: string, action: SiteAction, query?: object, level?: Role | null): Promise<SiteAccess> {
-  const [actor, site] = await Promise.all([
-    siteActor(ctx, organizationId),
-    ctx.db.site.findFirst({
-      relationLoadStrategy: 'join',
-      where: { id: siteId, organizationId },
-      ...(withRelations(query as ItemQuery | undefined, viewerGrantsOn(ctx)) as Prisma.SiteDefaultArgs),
-    }),
-  ]);
+  // The organization rides along unless it is known already (or `query` reads the relation itself).
+  const withAccess = ctx.loaders.organizationAccess.peek(organizationId) === undefined && !namesOrganization(query as ItemQuery | undefined);
+  const relations = withAccess ? { ...viewerGrantsOn(ctx), organization: { include: organizationAccessInclude(ctx.viewer) } } : viewerGrantsOn(ctx);
+  const row = await ctx.db.site.findFirst({
+    relationLoadStrategy: 'join',
+    where: { id: siteId, organizationId },
+    ...(withRelations(query as ItemQuery | undefined, relations) as Prisma.SiteDefaultArgs),
+  });
+  let site: Site | null = row;
+  if (row && withAccess) {
+    const { organization, ...rest } = row as Site & { organization: unknown };
+    primeOrganizationAccess(ctx, organization);
+    site = rest as Site;
+  }
+  const actor = await siteActor(ctx, organizationId);
   if (!site) {
     // Outsiders learn nothing (the policy's 404); members learn the site is not there.
     authorize(sitePolicy, actor, 'read', { id: siteId, createdById: null });
@@ -74,6 +83,8 @@ export async function siteFor(ctx: Context, organizationId: string, siteId: stri
   authorize(sitePolicy, actor, action, { ...siteRecord(site as Site & ViewerGrants), level });
   return { site, actor };
 }
+
+const namesOrganization = (query: ItemQuery | undefined) => Boolean(query && 'organization' in ((query.select ?? query.include ?? {}) as object));
 
 /**
  * `Site.permissions`, from the same policy `siteFor` enforces. The caller's grants come with the site
