@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
-import { createUserWithToken } from '../modules/users/index.ts';
+import { createUserWithToken, userJson } from '../modules/users/index.ts';
 
 /**
  * Instance administration without the HTTP server:
@@ -32,11 +32,8 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 try {
   await database.migrate();
   const { user, token } = await createUserWithToken(database.prisma, { email: values.email, displayName: values.name });
-  const output = {
-    user: { object: 'user', id: user.id, displayName: user.displayName, email: user.email, urls: { location: `${config.apiUrl}/users/${user.id}` } },
-    token,
-  };
-  console.log(JSON.stringify(output, null, 2));
+  // The user as GitBook's User JSON, as `GET /v1/user` answers it (the users module's presenter).
+  console.log(JSON.stringify({ user: userJson(user, config.apiUrl), token }, null, 2));
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;

@@ -4,7 +4,8 @@ import type { Door } from './request-state.ts';
  * Every refusal the edge answers — 400, 401, 403, 404, 405, 413, 414, 415, 429, 5xx — in the shape of the
  * request's door: a GraphQL result with `extensions.code` for the GraphQL door, the REST error body
  * `{ "error": { "code", "message" } }` for every other. (Errors inside an operation are GraphQL errors,
- * rendered by Yoga and by the REST door from the same `extensions`.)
+ * rendered by Yoga and by the REST door from the same `extensions`.) Requests Node's parser refuses
+ * before any `Request` exists (431, 400) get `restErrorBody` written on the socket (client-errors.ts).
  */
 const GRAPHQL_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -20,6 +21,14 @@ const GRAPHQL_CODES: Record<number, string> = {
 
 export interface RestErrorBody {
   error: { code: number; message: string };
+}
+
+/**
+ * The REST error body: what every door but GraphQL's answers a refusal with, and what client-errors.ts
+ * writes on the socket for requests Node's parser refuses before a `Request` exists.
+ */
+export function restErrorBody(status: number, message: string): RestErrorBody {
+  return { error: { code: status, message } };
 }
 
 /** Titles of the published-site door's bare error pages (the reader draws its own in the site's style). */
@@ -44,8 +53,7 @@ export function refusal(door: Door, status: number, message: string, headers?: R
     const code = GRAPHQL_CODES[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
     return Response.json({ errors: [{ message, extensions: { code } }] }, { status, headers });
   }
-  const body: RestErrorBody = { error: { code: status, message } };
-  return Response.json(body, { status, headers });
+  return Response.json(restErrorBody(status, message), { status, headers });
 }
 
 /** The answer to an unexpected failure: nothing about it, in the door's shape. */

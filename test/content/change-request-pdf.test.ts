@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { AppServices } from '../../src/core/context.ts';
+import { changeRequestsModule } from '../../src/modules/change-requests/index.ts';
+import { PDF_BASE_PATH } from '../../src/modules/change-requests/change-request-pdf.ts';
+import { contentModule, signedDownloadRoute } from '../../src/modules/content/index.ts';
+import { FILES_BASE_PATH } from '../../src/modules/content/file-urls.ts';
 import { toWinAnsi } from '../../src/modules/content/pdf-fonts.ts';
 import { addPages, buildMember, buildOrganization, buildSpace } from '../factories.ts';
 import { expectOk, gqlData, gqlError, restError } from '../support/assertions.ts';
@@ -221,6 +226,18 @@ describe('GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf', () => {
     const expired = await h.app.fetch(url);
     expect(expired.status).toBe(403);
     expect((await expired.json()).error.message).toContain('expired');
+  });
+});
+
+describe('signed download routes', () => {
+  it('are declared with their path written out, under the base path their URLs are signed under; one elsewhere does not start', () => {
+    const services = {} as AppServices;
+    expect(contentModule.httpRoutes!(services).map((r) => r.path)).toEqual(['/files/{hash}/{name}']);
+    expect(changeRequestsModule.httpRoutes!(services).map((r) => r.path)).toEqual(['/pdf/{spaceId}/{revisionId}']);
+    expect('/files/{hash}/{name}'.startsWith(`${FILES_BASE_PATH}/`)).toBe(true);
+    expect('/pdf/{spaceId}/{revisionId}'.startsWith(`${PDF_BASE_PATH}/`)).toBe(true);
+    const elsewhere = { path: '/exports/{spaceId}', signedUnder: PDF_BASE_PATH, what: 'PDF URL', verify: async () => 'invalid' as const, serve: async () => new Response() };
+    expect(() => signedDownloadRoute(services, elsewhere)).toThrow(/not under \/pdf/);
   });
 });
 

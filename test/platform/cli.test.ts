@@ -75,7 +75,11 @@ describe('npm run admin -- create-user (embedded database)', { timeout: 120_000 
     try {
       const me = await fetch(`${server.url}/v1/user`, { headers: { authorization: `Bearer ${created.token}` } });
       expect(me.status).toBe(200);
-      expect(await me.json()).toMatchObject({ id: created.user.id, email: 'ada@example.com', displayName: 'Ada Lovelace' });
+      const user = await me.json();
+      expect(user).toMatchObject({ id: created.user.id, email: 'ada@example.com', displayName: 'Ada Lovelace' });
+      // The CLI prints the user as the API answers it (GitBook's User JSON, the users module's presenter);
+      // only the origin of urls.location differs (the CLI's API_URL is the default, the server's its port).
+      expect(created.user).toEqual({ ...user, urls: { location: expect.stringMatching(new RegExp(`/v1/users/${created.user.id}$`)) } });
       const other = await fetch(`${server.url}/v1/user`, { headers: { authorization: `Bearer ${grace.token}` } });
       expect((await other.json()).id).toBe(grace.user.id);
       const wrong = await fetch(`${server.url}/v1/user`, { headers: { authorization: `Bearer ${created.token}x` } });

@@ -58,6 +58,23 @@ describe('a published site at its urls.published', () => {
     const unpublished = await read(h, base);
     expect(unpublished.status).toBe(404);
     expect(unpublished.text).not.toContain('Getting started');
+    // Its machines' files are the reader's 404 page too, not a bare text answer.
+    for (const file of ['sitemap.xml', 'robots.txt', 'llms.txt']) {
+      const gone = await read(h, `${base}/${file}`);
+      expect(gone.status, file).toBe(404);
+      expect(gone.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(gone.headers.get('cache-control')).toBe('no-store');
+      expect(gone.text).toContain('Page not found');
+    }
+  });
+
+  it("an asset the reader does not have: the edge's 404, in the REST error body of the static door", async () => {
+    for (const name of ['no-such-asset.css', '%E0%A4%A.css']) {
+      const res = await h.app.fetch(`${new URL(h.config.publishedUrl).origin}/_site/assets/${name}`);
+      expect(res.status, name).toBe(404);
+      expect(res.headers.get('content-type')).toContain('application/json');
+      expect(await res.json()).toEqual({ error: { code: 404, message: expect.any(String) } });
+    }
   });
 
   it('strong ETags (304), shared caching for public pages, brotli and gzip', async () => {
@@ -167,7 +184,14 @@ describe('a published site at its urls.published', () => {
     const page = await read(h, `${base}/~search?q=scale`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<mark>');
-    expect((await h.app.fetch(`${base}/~search?q=${'x'.repeat(300)}`)).status).toBe(400);
+    // A query too long: the REST error body for the script, never kept; the reader's error page for a browser.
+    const tooLong = await h.app.fetch(`${base}/~search?q=${'x'.repeat(300)}`);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.headers.get('cache-control')).toBe('no-store');
+    expect(await tooLong.json()).toEqual({ error: { code: 400, message: expect.stringContaining('"q"') } });
+    const tooLongPage = await read(h, `${base}/~search?q=${'x'.repeat(300)}`);
+    expect(tooLongPage.status).toBe(400);
+    expect(tooLongPage.headers.get('content-type')).toBe('text/html; charset=utf-8');
   });
 });
 
@@ -273,6 +297,31 @@ describe('nothing the API would refuse', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('Only for testers');
     expect(page.headers.get('cache-control')).toContain('private');
+  });
+
+  it('what a visitor may not see is the same 404, byte for byte, as what does not exist', async () => {
+    // In a site: a page of a section whose condition fails, and a page that was never written.
+    const { admin, o, site, base } = await readerSite(h, [
+      { title: 'Guides', pages: GUIDE_PAGES },
+      { title: 'Beta', pages: [{ title: 'Beta feature', markdown: '# Beta feature\n\nOnly for testers.\n' }] },
+    ]);
+    const sections = expectOk(await admin.rest('GET', `/v1/orgs/${o}/sites/${site.id}/sections`)).items;
+    expectOk(await admin.rest('PATCH', `/v1/orgs/${o}/sites/${site.id}`, { adaptiveContent: { enabled: true } }));
+    expectOk(await admin.rest('PATCH', `/v1/orgs/${o}/sites/${site.id}/sections/${sections[1].id}`, { condition: 'visitor.claims.beta == true' }));
+    const hidden = await read(h, `${base}/${sections[1].path}/beta-feature`);
+    const missing = await read(h, `${base}/${sections[1].path}/never-written`);
+    expect([hidden.status, missing.status]).toEqual([404, 404]);
+    expect(hidden.text).toBe(missing.text);
+
+    // Sites: an unpublished one, one of another organization that is unpublished, and one that never was.
+    const other = await readerSite(h);
+    expectOk(await other.admin.rest('POST', `/v1/orgs/${other.o}/sites/${other.site.id}/unpublish`));
+    expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/unpublish`));
+    const answers = await Promise.all(
+      [`${base}/`, `${other.base}/`, `${h.config.publishedUrl}/${o}/noSuchSite0000000001/`, `${h.config.publishedUrl}/noSuchOrg00000000001/${site.id}/`].map((url) => read(h, url)),
+    );
+    expect(answers.map((a) => a.status)).toEqual([404, 404, 404, 404]);
+    for (const answer of answers.slice(1)) expect(answer.text).toBe(answers[0].text);
   });
 
   it("a share key of another site opens nothing", async () => {

@@ -36,7 +36,8 @@ export function pdfExportRoutes(services: AppServices): HttpRoute[] {
   });
   return [
     signedDownloadRoute(services, {
-      path: `${PDF_BASE_PATH}/{spaceId}/{revisionId}`,
+      path: '/pdf/{spaceId}/{revisionId}',
+      signedUnder: PDF_BASE_PATH,
       what: 'PDF URL',
       verify: verifyPdfUrl,
       async serve(target) {

@@ -22,7 +22,8 @@ export function contentDisposition(name: string, contentType: string): string {
 export function fileDownloadRoutes(services: AppServices): HttpRoute[] {
   return [
     signedDownloadRoute(services, {
-      path: `${FILES_BASE_PATH}/{hash}/{name}`,
+      path: '/files/{hash}/{name}',
+      signedUnder: FILES_BASE_PATH,
       what: 'download URL',
       verify: verifyFileUrl,
       async serve(target, { request }) {

@@ -9,7 +9,10 @@ import type { HttpRoute, HttpRouteRequest } from '../../http/http-route.ts';
  * expires; a tampered URL, or one that has expired, is a 403 naming which.
  */
 export interface SignedDownload<Target> {
+  /** The path template, written out (`/files/{hash}/{name}`) so that a grep of the path finds its declaration. */
   path: string;
+  /** The base path its URLs are signed under (`FILES_BASE_PATH`): the template must start with it. */
+  signedUnder: string;
   /** What it serves, for the 403s ("download URL", "PDF URL"). */
   what: string;
   verify(db: Db, url: URL, now: Date): Promise<Target | 'invalid' | 'expired'>;
@@ -17,6 +20,8 @@ export interface SignedDownload<Target> {
 }
 
 export function signedDownloadRoute<Target>(services: AppServices, download: SignedDownload<Target>): HttpRoute {
+  // The template and the URLs signed for it cannot drift apart: the app would not start.
+  if (!download.path.startsWith(`${download.signedUnder}/`)) throw new Error(`The route ${download.path} is not under ${download.signedUnder}, where its URLs are signed`);
   return {
     path: download.path,
     methods: ['GET', 'HEAD'],

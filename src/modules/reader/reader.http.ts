@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { AppServices } from '../../core/context.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, NotFoundError } from '../../core/errors.ts';
 import type { HttpRoute, HttpRouteRequest } from '../../http/http-route.ts';
+import { refusal } from '../../http/refusal.ts';
 import { renderErrorPage } from './layout/error-page.tsx';
 import { renderSitePage, THEME_BOOT_SCRIPT } from './layout/site-page.tsx';
 import { ASSETS_PATH, readerAssets } from './reader-assets.ts';
@@ -46,7 +47,7 @@ export function readerRoutes(services: AppServices): HttpRoute[] {
       door: 'static',
       access: 'public',
       rateLimit: 'none',
-      handle: ({ request, params }) => assetResponse(request, decodeURIComponent(params.name)),
+      handle: ({ request, params }) => assetResponse(request, params.name),
     },
   ];
   // Sites under PUBLISHED_URL's path on this host; with no path there, they are reached by host only.
@@ -82,9 +83,11 @@ export function hostedSiteRoute(services: AppServices): HttpRoute {
   };
 }
 
-function assetResponse(request: Request, name: string): Response {
-  const asset = readerAssets().byName.get(name);
-  if (!asset) return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
+function assetResponse(request: Request, encodedName: string): Response {
+  const asset = readerAssets().byName.get(decodedOrNull(encodedName) ?? '');
+  // The router renders it as every refusal of the `static` door (http/refusal.ts); a name that is not
+  // even valid percent-encoding is no asset either.
+  if (!asset) throw new NotFoundError('No such reader asset');
   const encoding = negotiateEncoding(request.headers.get('accept-encoding'));
   const body = encoding === 'br' && asset.br ? asset.br : encoding === 'gzip' && asset.gzip ? asset.gzip : asset.identity;
   const headers: Record<string, string> = {
@@ -95,6 +98,14 @@ function assetResponse(request: Request, name: string): Response {
   };
   if (body !== asset.identity) headers['Content-Encoding'] = encoding;
   return new Response(body as Uint8Array<ArrayBuffer>, { headers });
+}
+
+function decodedOrNull(encoded: string): string | null {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -133,7 +144,7 @@ async function answer(services: AppServices, pages: RenderedPages, route: HttpRo
   const cookieHeader = request.headers.get('cookie');
   const last = rest.split('/').pop() ?? '';
   if (last === '~search') return searchResponse(services, { request, url }, sitePath);
-  if (SITE_FILES.has(rest)) return siteFile(services, rest, { url, cookieHeader, sitePath });
+  if (SITE_FILES.has(rest)) return (await siteFile(services, rest, { url, cookieHeader, sitePath })) ?? errorResponse(404, null);
   const markdown = last.endsWith('.md') && last.length > 3;
   const pageUrl = markdown ? new URL(url.toString().replace(/\.md(?=$|\?)/, '')) : url;
   const result = await readerPage(services, { url: pageUrl, cookieHeader, sitePath });
@@ -171,8 +182,10 @@ async function searchResponse(services: AppServices, { request, url }: { request
   const wantsHtml = (request.headers.get('accept') ?? '').includes('text/html');
   const result = await readerSearch(services, { url, cookieHeader, sitePath });
   if (!result.answer) {
+    if (wantsHtml) return errorResponse(result.status, null);
+    // The script asks for JSON: the refusal is the REST error body (http/refusal.ts), not a page.
     const message = result.status === 400 ? `Invalid "q": at most ${MAX_READER_QUERY} characters` : 'No published content here';
-    return wantsHtml ? errorResponse(result.status, null) : Response.json({ error: { code: result.status, message } }, { status: result.status, headers: { 'Cache-Control': 'no-store' } });
+    return refusal('rest', result.status, message, { 'Cache-Control': 'no-store' });
   }
   const cacheControl = result.shared ? 'public, max-age=0, s-maxage=60' : 'private, no-cache';
   // JSON for a script, a page for a browser: caches must key on Accept.

@@ -65,12 +65,13 @@ const inline = (text: string) => text.replace(/[\r\n]+/g, ' ').replace(/([\\[\](
 const text = (body: string, type: string, shared: boolean) =>
   new Response(body, { headers: { 'Content-Type': type, 'Cache-Control': shared ? 'public, max-age=0, s-maxage=300' : 'private, no-cache' } });
 
-export async function siteFile(services: AppServices, name: string, request: SiteFileRequest): Promise<Response> {
+/** The file, or null when there is no published site here the visitor may see (the reader answers its 404 page). */
+export async function siteFile(services: AppServices, name: string, request: SiteFileRequest): Promise<Response | null> {
   const ctx = createContext(services, null);
   const visitor = readerVisitor(request.url, request.cookieHeader);
   const rootUrl = new URL(request.sitePath, request.url.origin);
   const found = await lookupAsVisitor(ctx, rootUrl, visitor);
-  if (!found || !('space' in found.answer) || !found.navigation || !found.site) return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
+  if (!found || !('space' in found.answer) || !found.navigation || !found.site) return null;
   const lookup = found as ResolvedLookup;
   const site = lookup.site!;
   // Search engines see public sites only; unlisted sites and those for some readers are never listed.

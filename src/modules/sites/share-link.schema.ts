@@ -37,7 +37,7 @@ const linkPath = builder.args((t) => ({ ...sitePath, shareLinkId: t.string({ req
 builder.queryFields((t) => ({
   siteShareLinks: t.field({
     type: ShareLinkList,
-    description: "A site's share links, oldest first (any member)",
+    description: "A site's share links, oldest first (edit on the site)",
     args: { ...sitePath, ...listArgs },
     resolve: (_root, { organizationId, siteId, ...args }, ctx) => listShareLinks(ctx, organizationId, siteId, args),
   }),
