@@ -2,6 +2,7 @@
 // a change request, put pages and files into it, pull in what was merged meanwhile, merge — over a real
 // HTTP listener, with the client's own URL building, bodies and parsing.
 import { describe, expect, it } from 'vitest';
+import { expectGitBookShape } from '../support/assertions.ts';
 import { expectApiError, useClientServer } from '../support/client-server.ts';
 
 const s = useClientServer();
@@ -79,5 +80,57 @@ describe('official GitBookAPI client: content and change requests', () => {
     await expectApiError(api.spaces.updateChangeRequestContent(space.id, other.id, { changes: [{ operation: 'delete_page', page: setupId }] } as any), 409);
     const third = (await api.spaces.createChangeRequest(space.id, {})).data;
     await expectApiError(api.spaces.updateChangeRequestContent(space.id, third.id, { changes: [] } as any), 400);
+  });
+
+  it('reads a file of a revision (getFileInRevisionById) and a document by its ID (getDocumentById)', async () => {
+    const { api } = await s.newUser('Ada');
+    const org = (await api.orgs.createOrganization({ title: 'Archivists' })).data;
+    const space = (await api.orgs.createSpace(org.id, { title: 'Archive' })).data;
+    const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'First' })).data;
+    const update = (
+      await api.spaces.updateChangeRequestContent(
+        space.id,
+        cr.id,
+        {
+          changes: [
+            { operation: 'insert_page', ref: 'notes', title: 'Notes', document: { markdown: '# Notes\n\nFirst draft' } },
+            { operation: 'insert_files', files: [{ name: 'pixel.png', ref: 'pixel', contentType: 'image/png', base64: PNG }] },
+          ],
+        } as any,
+        { compat: false },
+      )
+    ).data as any;
+    const pageId = update.changes[0].page.id;
+    const fileId = update.insertedFiles[0].id;
+    const first = (await api.spaces.mergeChangeRequest(space.id, cr.id)).data;
+
+    // getFileInRevisionById: the file as that revision holds it.
+    const file = await api.spaces.getFileInRevisionById(space.id, first.revision, fileId);
+    expect(file.status).toBe(200);
+    expectGitBookShape('getFileInRevisionById', 200, file.data);
+    expect(file.data).toMatchObject({ id: fileId, name: 'pixel.png', contentType: 'image/png', dimensions: { width: 1, height: 1 } });
+    expect(file.data.size).toBeGreaterThan(0);
+    const download = await fetch(file.data.downloadURL);
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer()).toString('base64')).toBe(PNG);
+    await expectApiError(api.spaces.getFileInRevisionById(space.id, first.revision, 'noSuchFile'), 404);
+
+    // getDocumentById: the IDs of a page's documents before and after an edit are in the revision's changes.
+    const edit = (await api.spaces.createChangeRequest(space.id, { subject: 'Second' })).data;
+    await api.spaces.updateChangeRequestContent(space.id, edit.id, {
+      changes: [{ operation: 'update_page', page: pageId, document: { markdown: '# Notes\n\nSecond draft' } }],
+    } as any);
+    const second = (await api.spaces.mergeChangeRequest(space.id, edit.id)).data;
+    const changes = (await api.spaces.getRevisionSemanticChanges(space.id, second.revision)).data.changes as any[];
+    const edited = changes.find((c) => c.type === 'page_edited' && c.page.id === pageId);
+    const documentId = edited.attributes.document.after as string;
+    const document = await api.spaces.getDocumentById(space.id, documentId);
+    expect(document.status).toBe(200);
+    expectGitBookShape('getDocumentById', 200, document.data);
+    expect(document.data).toMatchObject({ object: 'document', nodes: [expect.objectContaining({ type: 'heading-1' }), expect.objectContaining({ type: 'paragraph' })] });
+    expect(JSON.stringify(document.data)).toContain('Second draft');
+    expect(JSON.stringify(document.data)).not.toContain('First draft');
+    // The first body is no longer the space's: a 404.
+    await expectApiError(api.spaces.getDocumentById(space.id, edited.attributes.document.before), 404);
   });
 });

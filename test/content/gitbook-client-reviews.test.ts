@@ -1,6 +1,7 @@
 // The official client (`GitBookAPI` from @gitbook/api) asking for reviews of a change request and
 // reviewing it over a real HTTP listener, then merging it under a space's merge rules.
 import { describe, expect, it } from 'vitest';
+import { expectGitBookShape } from '../support/assertions.ts';
 import { expectApiError, useClientServer } from '../support/client-server.ts';
 
 const s = useClientServer();
@@ -36,6 +37,16 @@ describe('official GitBookAPI client: review requests and reviews', () => {
 
     const removed = await api.spaces.removeRequestedReviewerFromChangeRequest(space.id, cr.id, grace.id);
     expect(removed.status).toBe(205);
+    // GitBook documents no body for either answer: 205 removed, 204 not a requested reviewer.
+    const removedBody = await removed.text();
+    expect(removedBody).toBe('');
+    expectGitBookShape('removeRequestedReviewerFromChangeRequest', 205, removedBody);
+    expect((await api.spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id)).data.items).toEqual([]);
+    const again = await api.spaces.removeRequestedReviewerFromChangeRequest(space.id, cr.id, grace.id);
+    expect(again.status).toBe(204);
+    const againBody = await again.text();
+    expect(againBody).toBe('');
+    expectGitBookShape('removeRequestedReviewerFromChangeRequest', 204, againBody);
     expect((await api.spaces.mergeChangeRequest(space.id, cr.id)).data).toMatchObject({ result: 'merge' });
   });
 });

@@ -7,7 +7,7 @@ import { buildConfig, loadConfig, type ConfigInput } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { clientIp, normalizeIp } from '../../src/http/client-ip.ts';
 import { createUserWithToken } from '../../src/modules/users/user.service.ts';
-import { buildUser } from '../factories.ts';
+import { buildOrganization, buildSpace, buildUser } from '../factories.ts';
 import { ADMIN_TOKEN, BASE, useHarness } from '../support/harness.ts';
 import { createPostgresDatabase, postgresQuery } from '../support/server-process.ts';
 
@@ -157,6 +157,29 @@ describe('request limit (per token; per IP without one)', () => {
     for (let i = 0; i < LIMITS.requests.points; i++) expect((await send(ip, 'GET', '/v1/openapi.json')).status).toBe(200);
     await expect429(await send(ip, 'GET', '/v1/openapi.json'), 'rest');
     expect((await send(newIp(), 'GET', '/v1/openapi.json')).status).toBe(200);
+  });
+
+  it('the URL lookup of published sites (POST /v1/urls/published, no token): per client IP, then 429', async () => {
+    // Four requests of the admin's token (its own budget): organization, space, site, publish.
+    const { admin, organizationId: o } = await buildOrganization(h, 'Lookup');
+    const space = await buildSpace(admin, o, { title: 'Docs' });
+    const site = await admin.rest('POST', `/v1/orgs/${o}/sites`, { title: 'Docs', spaces: [space.id] });
+    expect(site.status, site.text).toBe(201);
+    expect((await admin.rest('POST', `/v1/orgs/${o}/sites/${site.body.id}/publish`)).status).toBe(200);
+    const url = `${h.config.publishedUrl}/${o}/${site.body.id}/`;
+    const ip = newIp();
+    for (let i = 1; i <= LIMITS.requests.points; i++) {
+      const response = await send(ip, 'POST', '/v1/urls/published', undefined, { url });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ site: site.body.id, space: space.id });
+      expectRateLimitHeaders(response, LIMITS.requests.points, LIMITS.requests.points - i);
+    }
+    const body = await expect429(await send(ip, 'POST', '/v1/urls/published', undefined, { url }), 'rest');
+    expect(body.error.message).not.toBe('');
+    // Unknown URLs count too, and the GET form shares the budget; another address is not affected.
+    await expect429(await send(ip, 'POST', '/v1/urls/published', undefined, { url: `${h.config.publishedUrl}/${o}/nope/` }), 'rest');
+    await expect429(await send(ip, 'GET', `/v1/urls/published?url=${encodeURIComponent(url)}`), 'rest');
+    expect((await send(newIp(), 'POST', '/v1/urls/published', undefined, { url })).status).toBe(200);
   });
 
   it('leaves /healthz alone', async () => {

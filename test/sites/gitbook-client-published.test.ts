@@ -3,6 +3,7 @@
 // returns; and the site's own settings and content-by-URL with a member's token.
 import { GitBookAPI } from '@gitbook/api';
 import { describe, expect, it } from 'vitest';
+import { expectGitBookShape } from '../support/assertions.ts';
 import { expectApiError, useClientServer } from '../support/client-server.ts';
 
 const s = useClientServer();
@@ -73,5 +74,90 @@ describe('official GitBookAPI client: published content', () => {
     // The apiToken reads nothing else: no member routes, no writes.
     await expectApiError(reader.orgs.listSites(org.id), 403);
     await expectApiError(reader.orgs.updateSiteCustomizationById(org.id, site.id, customization as never), 403);
+  });
+
+  it('the GET lookup, page by path, customization and publishing-auth writes, site space overrides removed: GitBook shapes', async () => {
+    const ada = await s.newUser('Ada');
+    const api = ada.api;
+    const org = (await api.orgs.createOrganization({ title: 'Shapes' })).data;
+    const space = (await api.orgs.createSpace(org.id, { title: 'Manual' })).data;
+    const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Pages' })).data;
+    await api.spaces.updateChangeRequestContent(space.id, cr.id, {
+      changes: [
+        { operation: 'insert_page', title: 'Overview', document: { markdown: '# Overview\n\nWelcome' } },
+        { operation: 'insert_page', title: 'Setup', document: { markdown: 'Install it' } },
+      ],
+    } as never);
+    await api.spaces.mergeChangeRequest(space.id, cr.id);
+    const site = (await api.orgs.createSite(org.id, { title: 'Manual site', spaces: [space.id] })).data;
+    await api.orgs.publishSite(org.id, site.id);
+
+    // getPublishedContentByUrl (GET /urls/published, GitBook's deprecated form of the lookup), no token.
+    const anonymous = new GitBookAPI({ endpoint: s.endpoint });
+    const lookup = await anonymous.urls.getPublishedContentByUrl({ url: `${s.endpoint}/s/${org.id}/${site.id}/setup` });
+    expect(lookup.status).toBe(200);
+    expectGitBookShape('getPublishedContentByUrl', 200, lookup.data);
+    const found = lookup.data;
+    if (!('apiToken' in found)) throw new Error('expected content, got a redirect');
+    expect(found).toMatchObject({ site: site.id, space: space.id, organization: org.id, pathname: 'setup', complete: true });
+    expect(found.revision).toBe((await api.spaces.getCurrentRevision(space.id)).data.id);
+    await expectApiError(anonymous.urls.getPublishedContentByUrl({ url: `${s.endpoint}/s/${org.id}/nope/` }), 404);
+
+    // getPageInRevisionByPath with the apiToken the lookup gave.
+    const reader = new GitBookAPI({ endpoint: s.endpoint, authToken: found.apiToken });
+    const setup = await reader.spaces.getPageInRevisionByPath(space.id, found.revision as string, found.pathname);
+    expect(setup.status).toBe(200);
+    expectGitBookShape('getPageInRevisionByPath', 200, setup.data);
+    expect(setup.data).toMatchObject({ type: 'document', title: 'Setup', path: 'setup' });
+
+    // updateSiteCustomizationById: the settings object in, the settings object out.
+    const customization = (await api.orgs.getSiteCustomizationById(org.id, site.id)).data;
+    const updated = await api.orgs.updateSiteCustomizationById(org.id, site.id, {
+      ...customization,
+      title: 'Manual, revised',
+      themes: { ...customization.themes, default: 'dark' },
+    } as never);
+    expect(updated.status).toBe(200);
+    expectGitBookShape('updateSiteCustomizationById', 200, updated.data);
+    expect(updated.data).toMatchObject({ title: 'Manual, revised', themes: { default: 'dark' } });
+    expect((await api.orgs.getSiteCustomizationById(org.id, site.id)).data).toMatchObject({ title: 'Manual, revised', themes: { default: 'dark' } });
+
+    // updateSitePublishingAuthById, then regenerateSitePublishingAuthById.
+    const auth = (await api.orgs.getSitePublishingAuthById(org.id, site.id)).data;
+    const changed = await api.orgs.updateSitePublishingAuthById(org.id, site.id, {
+      backend: 'custom',
+      fallbackURL: 'https://auth.example.com/login',
+      logoutURL: 'https://auth.example.com/logout',
+    });
+    expect(changed.status).toBe(200);
+    expectGitBookShape('updateSitePublishingAuthById', 200, changed.data);
+    expect(changed.data).toMatchObject({
+      object: 'publishing-auth',
+      backend: 'custom',
+      privateKey: auth.privateKey,
+      fallbackURL: 'https://auth.example.com/login',
+      logoutURL: 'https://auth.example.com/logout',
+    });
+    expect((await api.orgs.getSitePublishingAuthById(org.id, site.id)).data).toMatchObject({ fallbackURL: 'https://auth.example.com/login' });
+    const regenerated = await api.orgs.regenerateSitePublishingAuthById(org.id, site.id);
+    expect(regenerated.status).toBe(200);
+    expectGitBookShape('regenerateSitePublishingAuthById', 200, regenerated.data);
+    expect(regenerated.data).toMatchObject({ object: 'publishing-auth', fallbackURL: 'https://auth.example.com/login' });
+    expect(regenerated.data.privateKey).not.toBe(auth.privateKey);
+
+    // deleteSiteSpaceCustomizationById: 205 when overrides were removed, 204 when there were none; no body either way.
+    const siteSpaceId = (await api.orgs.listSiteSections(org.id, site.id)).data.items[0].siteSpaces[0].id;
+    await api.orgs.overrideSiteSpaceCustomizationById(org.id, site.id, siteSpaceId, { title: 'Variant' } as never);
+    const removed = await api.orgs.deleteSiteSpaceCustomizationById(org.id, site.id, siteSpaceId);
+    expect(removed.status).toBe(205);
+    const removedBody = await removed.text();
+    expect(removedBody).toBe('');
+    expectGitBookShape('deleteSiteSpaceCustomizationById', 205, removedBody);
+    const none = await api.orgs.deleteSiteSpaceCustomizationById(org.id, site.id, siteSpaceId);
+    expect(none.status).toBe(204);
+    const noneBody = await none.text();
+    expect(noneBody).toBe('');
+    expectGitBookShape('deleteSiteSpaceCustomizationById', 204, noneBody);
+    expect((await api.orgs.getSiteSpaceCustomizationById(org.id, site.id, siteSpaceId)).data.title).toBe('Manual, revised');
   });
 });
