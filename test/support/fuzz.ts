@@ -270,3 +270,110 @@ function hugeValuesFor(type: GraphQLInputType, huge: string, depth = 0): unknown
   if (isScalarType(named) && ['Int', 'Float', 'Boolean'].includes(named.name)) return [];
   return [huge];
 }
+
+/**
+ * A request to one of the modules' HTTP routes (http-route.ts: SAML, signed downloads, PDFs, the reader):
+ * `expect` is `refused` (a 4xx, `status` when given) or `answered` (anything under 500: the route's
+ * normal answer is right too — the reader's HTML 404 page for a path it does not have, a page that
+ * ignores a cookie it cannot use).
+ */
+export interface HttpProbe {
+  label: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  expect: 'refused' | 'answered';
+  status?: number;
+}
+
+/** How a route is reached with inputs that exist: one sample per kind of request the route answers. */
+export interface HttpRouteSample {
+  /** What the sample is, for the labels (`page`, `search`, `markdown`…). */
+  name: string;
+  /** Values of the template's parameters that reach real records (as written in a URL). */
+  params: Record<string, string>;
+  /** The query string a valid request carries (a signed URL's parameters). */
+  query?: Record<string, string>;
+  /** Other query parameters the route reads. */
+  reads?: string[];
+  /** Cookies the route reads. */
+  cookies?: string[];
+  /** The form fields the route reads from its body (application/x-www-form-urlencoded), with valid-looking values. */
+  form?: Record<string, string>;
+}
+
+/** The longest URL the edge serves (http/body-limit.ts's MAX_URL_LENGTH, repeated: a test states it). */
+const URL_LIMIT = 8192;
+
+/**
+ * Strings far over any limit (`sizes`) in every input of every HTTP route: each path segment and each
+ * query parameter (a URL past 8,192 characters: a 414 at the edge), each cookie, each form field and a
+ * JSON body; and, where the URL still fits, each path segment and query parameter as long as the limit
+ * allows (what the route itself must bound), and a query string just past the limit (414).
+ */
+/** The URL of a sample as it is (what the probes then spoil one input at a time). */
+export function sampleUrl(base: string, route: { path: string }, sample: HttpRouteSample): string {
+  const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => sample.params[name]);
+  const search = new URLSearchParams(sample.query ?? {}).toString();
+  return `${base}${path}${search ? `?${search}` : ''}`;
+}
+
+export function* hugeHttpRouteRequests(base: string, routes: { path: string; methods: readonly string[] }[], samplesOf: (path: string) => HttpRouteSample[], sizes: number[]): Generator<HttpProbe> {
+  for (const route of routes) {
+    for (const sample of samplesOf(route.path)) {
+      const method = route.methods[0];
+      const tag = `${method} ${route.path} (${sample.name})`;
+      const build = (params: Record<string, string>, query: [string, string][]) => {
+        const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => params[name] ?? sample.params[name]);
+        const search = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+        return `${base}${path}${search ? `?${search}` : ''}`;
+      };
+      const validQuery = Object.entries(sample.query ?? {});
+      const valid = build({}, validQuery);
+      const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const queryNames = [...new Set([...validQuery.map(([k]) => k), ...(sample.reads ?? [])])];
+      const withQuery = (name: string, value: string) => build({}, [...validQuery.filter(([k]) => k !== name), [name, value]]);
+      const form = sample.form;
+      const formBody = form ? new URLSearchParams(form).toString() : undefined;
+      const formHeaders: Record<string, string> = form ? { 'content-type': 'application/x-www-form-urlencoded' } : {};
+      const probe = (label: string, url: string, extra: Partial<HttpProbe> = {}): HttpProbe => ({
+        label: `${tag} ${label}`,
+        method,
+        url,
+        headers: { ...formHeaders },
+        body: formBody,
+        expect: 'answered',
+        ...extra,
+      });
+
+      // As long as the URL allows: what the route reads itself (the edge lets these through).
+      const room = URL_LIMIT - valid.length - 64;
+      const near = 'x'.repeat(Math.max(1, room));
+      for (const name of names) yield probe(`{${name}} of ${near.length} characters`, build({ [name]: near }, validQuery));
+      for (const name of queryNames) yield probe(`?${name} of ${near.length} characters`, withQuery(name, near));
+      yield probe(`a query string of ${URL_LIMIT + 1000} characters`, withQuery('padding', 'x'.repeat(URL_LIMIT + 1000)), { expect: 'refused', status: 414 });
+
+      for (const size of sizes) {
+        const huge = 'x'.repeat(size);
+        for (const name of names) yield probe(`{${name}} of ${size} characters`, build({ [name]: huge }, validQuery), { expect: 'refused', status: 414 });
+        for (const name of queryNames) yield probe(`?${name} of ${size} characters`, withQuery(name, huge), { expect: 'refused', status: 414 });
+        // In process there is no header limit (over the wire Node's 16 KiB answers 431): the route must
+        // bound the cookie itself — ignoring it, or refusing.
+        for (const name of sample.cookies ?? []) yield probe(`cookie ${name} of ${size} characters`, valid, { headers: { ...formHeaders, cookie: `${name}=${huge}` } });
+        if (form) {
+          for (const field of Object.keys(form)) {
+            yield probe(`form field ${field} of ${size} characters`, valid, { body: new URLSearchParams({ ...form, [field]: huge }).toString(), expect: 'refused' });
+          }
+          yield probe(`a JSON body with ${Object.keys(form).join(', ')} of ${size} characters`, valid, {
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(Object.fromEntries(Object.keys(form).map((f) => [f, huge]))),
+            expect: 'refused',
+          });
+          yield probe(`a form body of one ${size}-character name`, valid, { body: `${huge}=x`, expect: 'refused' });
+        }
+      }
+      for (const name of sample.cookies ?? []) yield probe(`cookie ${name} of 6,000 characters`, valid, { headers: { ...formHeaders, cookie: `${name}=${'x'.repeat(6000)}` } });
+    }
+  }
+}
