@@ -26,6 +26,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Pool } from 'undici';
 import { createApp } from '../../src/app.ts';
 import { buildConfig } from '../../src/config.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../src/lib/runtime-tuning.ts';
 import { createUserWithToken } from '../../src/modules/users/user.service.ts';
 import { createTestDatabase } from '../support/database.ts';
 
@@ -185,7 +186,7 @@ try {
   if (!process.env.BENCH_SKIP_BUILD) execSync('npm run build', { cwd: root, stdio: 'ignore' });
   const env = { ...process.env, NODE_ENV: 'production', DATABASE_URL: store.url!, PUBLIC_URL: ORIGIN, LOG_LEVEL: 'silent', RATE_LIMIT: 'false', HOST: '127.0.0.1' };
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean); // e.g. --cpu-prof to profile
-  const server = spawn(process.execPath, ['--expose-gc', '--enable-source-maps', ...nodeFlags, 'dist/server.js'], { cwd: root, env: { ...env, PORT: String(PORT) }, stdio: 'ignore' });
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeFlags, 'dist/server.js'], { cwd: root, env: { ...SERVER_ENV, ...env, PORT: String(PORT) }, stdio: 'ignore' });
   children.push(server);
   await waitFor(`${ORIGIN}/healthz`, server);
 

@@ -19,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { createApp } from '../../src/app.ts';
 import { buildConfig } from '../../src/config.ts';
 import { newId } from '../../src/lib/ids.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../src/lib/runtime-tuning.ts';
 import { createUserWithToken } from '../../src/modules/users/user.service.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { ROUTE_BUDGETS } from '../support/route-budgets.ts';
@@ -112,7 +113,7 @@ async function measure(target: string, pid: number, url: string, method: 'GET' |
 // The built server, as `npm start` runs it; cold start = spawn until it answers.
 const started = performance.now();
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean); // e.g. --cpu-prof to profile
-const server = spawn(process.execPath, ['--expose-gc', '--enable-source-maps', ...nodeFlags, 'dist/server.js'], { cwd: root, env: { NODE_ENV: 'production', ...env, PORT: '4391' }, stdio: 'ignore' });
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeFlags, 'dist/server.js'], { cwd: root, env: { NODE_ENV: 'production', ...SERVER_ENV, ...env, PORT: '4391' }, stdio: 'ignore' });
 await waitFor('http://127.0.0.1:4391/healthz', server);
 const coldStartMs = performance.now() - started;
 const raw = fork(path.join(import.meta.dirname, 'raw-spaces-server.mjs'), [], { env: { ...env, PORT: '4392' }, stdio: 'ignore', execArgv: [] });

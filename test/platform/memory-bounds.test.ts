@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { boundedParserCache } from '../../src/graphql/document-cache.ts';
 import { preparedStatementNames } from '../../src/db/client.ts';
 import { startIdleCollector } from '../../src/lib/idle-gc.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../src/lib/runtime-tuning.ts';
 import { buildUser } from '../factories.ts';
 import { BASE, useHarness } from '../support/harness.ts';
+import { REPO_ROOT } from '../support/server-process.ts';
 
 describe("Yoga's parse caches", () => {
   it('keep documents within their byte budget, however large and many the documents', () => {
@@ -96,5 +100,17 @@ describe('statements kept prepared per connection', () => {
     for (let i = 0; i < 10_000; i++) fresh({ sql: `SELECT ${i} AS once`, args: [] });
     fresh({ sql: 'SELECT hot', args: [] });
     expect(fresh({ sql: 'SELECT hot', args: [] })).toMatch(/^q/);
+  });
+});
+
+describe('the flags the server runs with', () => {
+  // V8 sizes its heap before any JavaScript runs: the flags of runtime-tuning.ts work only on the
+  // command line, so `npm start` must carry each (the tests and benches that start the built server
+  // take them from SERVER_NODE_FLAGS).
+  it('npm start passes every flag of SERVER_NODE_FLAGS to node, with SERVER_ENV unless set', () => {
+    const start = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+    const node = start.split('&&').map((part) => part.trim()).find((part) => / node /.test(` ${part} `))!;
+    for (const flag of SERVER_NODE_FLAGS) expect(node.split(/\s+/)).toContain(flag);
+    for (const [name, value] of Object.entries(SERVER_ENV)) expect(node).toContain(`${name}=\${${name}:-${value}}`);
   });
 });

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../src/lib/runtime-tuning.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -85,10 +86,10 @@ export async function startServer(
   options: { built?: boolean } = {},
 ): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()));
-  const args = options.built ? ['--expose-gc', '--enable-source-maps', 'dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
+  const args = options.built ? [...SERVER_NODE_FLAGS, 'dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
-    env: baseEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) }),
+    env: baseEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'info', ...(options.built ? SERVER_ENV : {}), ...env, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   live.add(child);
