@@ -1,17 +1,26 @@
 // "A guest given one space through the API reads exactly that space, and nothing else, through every
-// route": every GET route of the REST table is walked as a guest of an organization holding something of
-// everything (test/support/fuzz-world.ts) — before the grant, with it, and after it is removed. REST and
-// GraphQL share their resolvers and rules, so the table's routes stand for both doors.
+// route": every read of the REST table (every GET, and the reads that take a body: site search, the URL
+// lookup) is walked as a guest of an organization holding something of everything
+// (test/support/fuzz-world.ts) — before the grant, with it, and after it is removed. REST and GraphQL
+// share their resolvers and rules (SOFA runs each REST route as its GraphQL root field), so the table's
+// routes stand for both doors.
 import { describe, expect, it } from 'vitest';
 import { restRoutes } from '../../src/schema.ts';
 import { buildMember, buildOrganization, buildSpace } from '../factories.ts';
 import { buildFuzzWorld } from '../support/fuzz-world.ts';
 import { expectOk } from '../support/assertions.ts';
-import { useHarness, type Caller } from '../support/harness.ts';
+import { BASE, useHarness, type Caller } from '../support/harness.ts';
 
 const h = useHarness();
 
-const GET_ROUTES = Object.values(restRoutes).filter((route) => route.method === 'GET');
+/** Every read: the routes of `Query` root fields, whatever their method. */
+const READ_ROUTES = Object.entries(restRoutes)
+  .filter(([key]) => key.startsWith('Query.'))
+  .map(([, route]) => route);
+
+/** What the reads that take a body are asked: a word of the secret space; the site's published address. */
+const bodyOf = (path: string, ids: Record<string, string>, organizationId: string) =>
+  path.endsWith('/search') ? { query: 'quixotic' } : path === '/urls/published' ? { url: `${BASE}/${organizationId}/${ids.siteId}/` } : {};
 const fill = (path: string, ids: Record<string, string>) =>
   `/v1${path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(ids[name] ?? 'unknown0000000000001'))}`;
 
@@ -40,12 +49,14 @@ const markersOf = (w: Awaited<ReturnType<typeof world>>) => [w.secret.id, 'Quixo
 
 /** Walks every GET route as `caller` with `ids`; returns the answers by route path. */
 async function walk(caller: Caller, ids: Record<string, string>) {
-  const answers: { path: string; url: string; status: number; text: string }[] = [];
-  for (const route of GET_ROUTES) {
+  const answers: { path: string; url: string; given: string; status: number; text: string }[] = [];
+  for (const route of READ_ROUTES) {
     // Search routes need a query; the one asked for is a word of the secret space.
-    const url = fill(route.path, ids) + (route.path.endsWith('/search') ? '?query=quixotic' : '');
-    const res = await caller.rest('GET', url);
-    answers.push({ path: route.path, url, status: res.status, text: res.text });
+    const get = route.method === 'GET';
+    const url = fill(route.path, ids) + (get && route.path.endsWith('/search') ? '?query=quixotic' : '');
+    const body = get ? undefined : bodyOf(route.path, ids, ids.organizationId);
+    const res = await caller.rest(route.method, url, body);
+    answers.push({ path: route.path, url, given: `${url} ${JSON.stringify(body ?? null)}`, status: res.status, text: res.text });
   }
   return answers;
 }
@@ -56,8 +67,8 @@ describe('a guest given one space reads exactly that space, through every route'
     const s = w.ids.spaceId;
     const spaceRoutes = (answers: Awaited<ReturnType<typeof walk>>) => answers.filter((a) => a.path.includes('{spaceId}'));
     const leaks = (answers: Awaited<ReturnType<typeof walk>>) =>
-      // (A 404 echoing the ID the caller gave tells them nothing.)
-      answers.filter((a) => markersOf(w).some((marker) => a.text.includes(marker) && !a.url.includes(marker))).map((a) => `${a.url} → ${a.status}: ${a.text.slice(0, 200)}`);
+      // (A 404 echoing an ID the caller gave, in the path or the body, tells them nothing.)
+      answers.filter((a) => markersOf(w).some((marker) => a.text.includes(marker) && !a.given.includes(marker))).map((a) => `${a.url} → ${a.status}: ${a.text.slice(0, 200)}`);
 
     const before = await walk(w.guest, w.ids);
     expect(spaceRoutes(before).filter((a) => a.status < 400).map((a) => a.url)).toEqual([]);
