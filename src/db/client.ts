@@ -200,7 +200,7 @@ const MAX_PREPARED_PARAMETERS = 64;
  * Statement texts kept prepared, per process: each pooled connection prepares each of them once, and
  * both pg (the text, per connection) and PostgreSQL (the plan, per session) keep them for as long as the
  * connection lives. Without a bound, traffic that reaches many rare query shapes (a hostile probe sends
- * thousands) made every connection keep thousands: ~30 MiB of the server's memory that never came back.
+ * thousands) made every connection keep thousands of them.
  */
 const MAX_PREPARED_TEXTS = 256;
 /** A text is prepared from its second run on: a shape that runs once is not worth keeping. */
