@@ -7,6 +7,7 @@ import type { HttpRoute } from '../http/http-route.ts';
 import { refusal } from '../http/refusal.ts';
 import { requestStateOf, type RequestState } from '../http/request-state.ts';
 import type { Logger } from '../lib/logger.ts';
+import { RawJsonSlots } from '../lib/raw-json.ts';
 import { describeFailure } from './errors.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { checkUrlText, readJsonObjectBody, RestInputError, requestForSofa } from './request-body.ts';
@@ -31,6 +32,8 @@ export interface RestRequestState extends RestRequestValues {
   location?: string;
   /** A `resetContentWhenTrue` route's field answered true. */
   resetContent?: boolean;
+  /** JSON the answer holds as text (RawJson), put back into the serialized answer. */
+  rawJson?: RawJsonSlots;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -106,7 +109,8 @@ export function useRestApi(options: RestOptions): { plugin: Plugin; documentRout
     const variableValues = requestVariables(fullSchema, operation, route, args.variableValues ?? {}, state);
     const shape = (result: any) => {
       if (result?.data) {
-        omitAbsentFields(result.data, operation, rootType);
+        state.rawJson = new RawJsonSlots();
+        omitAbsentFields(result.data, operation, rootType, state.rawJson);
         if (route.answer && result.data[fieldName]) result.data[fieldName] = route.answer(result.data[fieldName], state.query);
         state.location = locationOf(result.data[fieldName]);
         if (route.resetContentWhenTrue) state.resetContent = result.data[fieldName] === true;
@@ -186,12 +190,20 @@ export function useRestApi(options: RestOptions): { plugin: Plugin; documentRout
       const failures = response && failuresByResponse.get(response);
       if (failures) logFailures(failures, requestState.logger);
       if (!response || !state.route) return endResponse(response ?? refusal('rest', 404, `No route ${request.method} ${url.pathname}`));
-      const final = finalResponse(state.route, response, state, request);
+      const final = finalResponse(state.route, await withRawJson(response, state.rawJson), state, request);
       // Only routes whose answers never change pay for the digest (and for an await).
       endResponse(state.route.immutable ? await cacheableResponse(state.route, final, request) : final);
     },
   };
   return { plugin, documentRoute };
+}
+
+/** SOFA's answer with the raw JSON of the result in place of its tokens (as it is when there is none). */
+async function withRawJson(response: Response, rawJson: RawJsonSlots | undefined): Promise<Response> {
+  if (!rawJson?.size) return response;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(rawJson.fill(await response.text()), { status: response.status, headers });
 }
 
 /** SOFA would invent a route for an unrouted root field: refuse to start instead. */

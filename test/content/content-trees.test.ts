@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { configureContentCache, ContentSequence, contentCacheOf, pageCodec, rebuildTree, revisionContents, type PageEntry } from '../../src/modules/content/index.ts';
+import { buildPageTree, configureContentCache, ContentSequence, contentCacheOf, pageCodec, rebuildTree, RevisionContent, revisionContents, type PageEntry } from '../../src/modules/content/index.ts';
+import { pageTreeJson } from '../../src/modules/content/page-json.ts';
+import { pageTreeText } from '../../src/modules/content/page-tree-text.ts';
 import { sequenceChanges, samePage } from '../../src/modules/content/three-way-merge.ts';
 import { addPages, buildOrganization, buildSpace, type PageSeed } from '../factories.ts';
-import { expectOk } from '../support/assertions.ts';
+import { expectOk, gqlData } from '../support/assertions.ts';
 import { useHarness } from '../support/harness.ts';
 
 const h = useHarness();
@@ -136,5 +138,140 @@ describe('the content cache', () => {
     expect(loadConfig({ CONTENT_CACHE_ENTRIES: '0' }).contentCacheEntries).toBe(0);
     expect(loadConfig({}).contentCacheEntries).toBeUndefined();
     expect(() => loadConfig({ CONTENT_CACHE_ENTRIES: '-1' })).toThrow(/CONTENT_CACHE_ENTRIES/);
+  });
+});
+
+describe('the page tree as text', () => {
+  /** A page entry with every optional field set on some pages, so that each fragment shape is compared. */
+  const entry = (i: number, parentId: string | null, descendants: number): PageEntry => {
+    const type = (['document', 'group', 'link', 'computed'] as const)[i % 7 === 3 ? 1 : i % 11 === 5 ? 2 : i % 13 === 7 ? 3 : 0];
+    return Object.freeze({
+      id: `p${i}`,
+      parentId,
+      prev: null,
+      type,
+      title: i % 5 === 0 ? `Page "${i}" <b>\u2028 ünïcode 📘` : `Page ${i}`,
+      emoji: i % 3 === 0 ? '1f4d8' : null,
+      icon: i % 4 === 0 ? 'book' : null,
+      noIndex: i % 6 === 0,
+      noRobotsIndex: i % 9 === 0,
+      cover: i % 8 === 0 ? { ref: { kind: 'url', url: `https://example.com/${i}.png` } } : null,
+      slug: `page-${i}`,
+      path: `page-${i}`,
+      description: i % 2 === 0 ? `About ${i}` : null,
+      documentHash: null,
+      hidden: i % 10 === 0,
+      layout: i % 12 === 0 ? { width: 'wide' } : null,
+      computed: type === 'computed' ? { integration: 'openapi', source: 'spec' } : null,
+      descendants,
+      createdAt: new Date(1_700_000_000_000 + (i % 4) * 1000),
+      updatedAt: new Date(1_700_000_000_000 + i),
+    });
+  };
+
+  /** A random tree of `n` pages, depth first, each page's descendants counted (as a revision stores them). */
+  function randomTree(n: number, seed: number): PageEntry[] {
+    let state = seed;
+    const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const parents: (number | null)[] = [];
+    const children = new Map<number | null, number[]>();
+    for (let i = 0; i < n; i++) {
+      const parent = i === 0 || random() < 0.2 ? null : Math.floor(random() * i);
+      parents.push(parent);
+      children.set(parent, [...(children.get(parent) ?? []), i]);
+    }
+    const size = (i: number): number => 1 + (children.get(i) ?? []).reduce((sum, c) => sum + size(c), 0);
+    const out: PageEntry[] = [];
+    const visit = (i: number) => {
+      out.push(entry(i, parents[i] === null ? null : `p${parents[i]}`, size(i) - 1));
+      for (const child of children.get(i) ?? []) visit(child);
+    };
+    for (const top of children.get(null) ?? []) visit(top);
+    return out;
+  }
+
+  it('is byte for byte the JSON of the tree built as objects, whatever the leaves cut', () => {
+    const appUrl = 'https://app.example.com';
+    for (const [n, seed] of [
+      [0, 1],
+      [1, 2],
+      [40, 3],
+      [300, 4],
+      [1200, 5],
+    ]) {
+      const entries = randomTree(n, seed);
+      const revision = { id: `r${seed}`, spaceId: 'space1' } as RevisionContent['revision'];
+      const expected = JSON.stringify(pageTreeJson(buildPageTree('space1', entries), appUrl));
+      // Leaves as a writer cuts them, and leaves of one page each (every boundary inside a subtree).
+      const written = rebuildTree(ContentSequence.empty<PageEntry>('pages'), entries.map((e) => ({ entry: e })), pageCodec).sequence;
+      const single = new ContentSequence<PageEntry>('pages', null, entries.map((e, i) => ({ hash: `h${seed}-${i}`, entries: [e] })), []);
+      for (const pages of [written, single]) {
+        const text = pageTreeText(new RevisionContent(revision, pages, ContentSequence.empty('files')), appUrl);
+        expect(text).toBe(expected);
+      }
+    }
+  });
+
+  it('answers the same bytes at both doors as the tree built as objects, before and after an edit', async () => {
+    const { admin, organizationId } = await buildOrganization(h, 'Tree text');
+    const space = await buildSpace(admin, organizationId);
+    await addPages(h.db, space.revision, chapters(150));
+    const asObjects = async (revisionId: string) => {
+      const content = (await revisionContents(h.db, {}, [revisionId])).get(revisionId)!;
+      return JSON.stringify({ pages: pageTreeJson(content.tree().pages, h.config.appUrl) });
+    };
+    const check = async () => {
+      const { revision } = expectOk(await admin.rest('GET', `/v1/spaces/${space.id}`));
+      const { text } = expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/pages`)) && (await admin.rest('GET', `/v1/spaces/${space.id}/content/pages`));
+      expect(text).toBe(await asObjects(revision));
+      expect(text).not.toContain('raw-json:');
+      expect((await admin.rest('GET', `/v1/spaces/${space.id}/revisions/${revision}/pages`)).text).toBe(text);
+      const gql = await admin.gql(`query($s: String!) { spaceContentPages(spaceId: $s) { pages } }`, { s: space.id });
+      expect({ pages: gqlData(gql, 'spaceContentPages').pages }).toEqual(JSON.parse(text));
+    };
+    await check();
+    const cr = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Edit' }), 201);
+    expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'update_page', page: 'p30', title: 'Renamed "$&" page' }] }));
+    expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`));
+    await check();
+  });
+});
+
+describe('leaves are kept apart from the revisions that hold them', () => {
+  it('a revision written elsewhere decodes only the leaves it does not share with one held', async () => {
+    const { admin, organizationId } = await buildOrganization(h, 'Leaf store');
+    const space = await buildSpace(admin, organizationId);
+    await addPages(h.db, space.revision, chapters(300));
+    // `reader` stands for another instance: it read the space before the edit, not the edit.
+    const reader = {};
+    const before = (await revisionContents(h.db, reader, [space.revision])).get(space.revision)!;
+    const cr = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Edit' }), 201);
+    expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'update_page', page: 'p150', title: 'Edited' }] }));
+    expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`));
+    const { revision } = expectOk(await admin.rest('GET', `/v1/spaces/${space.id}`));
+    const after = (await revisionContents(h.db, reader, [revision])).get(revision)!;
+    expect(after.page('p150')?.title).toBe('Edited');
+    expect(after.pages.length).toBe(300);
+    const shared = after.pages.leaves.filter((leaf) => before.pages.leaves.includes(leaf));
+    expect(before.pages.leaves.length).toBeGreaterThan(3);
+    expect(shared.length).toBe(after.pages.leaves.length - 1);
+  });
+
+  it('a read whose new leaves push its held leaves out of a small store still reads them', async () => {
+    const { admin, organizationId } = await buildOrganization(h, 'Small store');
+    const space = await buildSpace(admin, organizationId);
+    await addPages(h.db, space.revision, chapters(200));
+    const cr = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Edit' }), 201);
+    expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'update_page', page: 'p1', title: 'First' }] }));
+    const { revision } = expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`));
+    const owner = {};
+    // Room for about one leaf: the base's last leaf stays held (the change request shares it); the
+    // change request's other leaves are new to the store, and each one it decodes pushes older ones out.
+    configureContentCache(owner, 40);
+    await revisionContents(h.db, owner, [space.revision]);
+    const content = (await revisionContents(h.db, owner, [revision])).get(revision)!;
+    expect(content.pages.length).toBe(200);
+    expect(content.page('p1')?.title).toBe('First');
+    expect(content.page('p199')?.title).toBe('Page 199');
   });
 });

@@ -6,6 +6,7 @@ import { useSofa } from 'sofa-api';
 import { describe, expect, it } from 'vitest';
 import { restRoutes, schema } from '../../src/schema.ts';
 import { requestVariables } from '../../src/rest/variables.ts';
+import { RawJson, RawJsonSlots } from '../../src/lib/raw-json.ts';
 import { restError } from '../support/assertions.ts';
 import { buildOrganization, buildUser } from '../factories.ts';
 import { BASE, useHarness } from '../support/harness.ts';
@@ -139,5 +140,20 @@ describe('SOFA builds finite selections (depthLimit)', () => {
 
   it('no REST shape recurs, so no documented field is ever cut (a recursive shape must be served whole as one value)', () => {
     expect(cycles(schema)).toEqual([]);
+  });
+});
+
+describe('JSON already written as text (src/lib/raw-json.ts) passes through the REST door as it is', () => {
+  it('a token stands in for the text while SOFA serializes, and the text goes back in its place, replacement patterns and all', () => {
+    const slots = new RawJsonSlots();
+    const raw = new RawJson('[{"title":"$& $1 $$ $` $\'"},{"pages":[]}]');
+    const answer = { pages: slots.take(raw), other: 'text "quoted"' };
+    const serialized = JSON.stringify(answer);
+    expect(serialized).not.toContain('$&');
+    expect(slots.fill(serialized)).toBe(`{"pages":${raw.text},"other":"text \\"quoted\\""}`);
+    // Any other serializer (the GraphQL door) gets the value.
+    expect(JSON.stringify({ pages: raw })).toBe(`{"pages":${raw.text}}`);
+    // Each token is new: no text of an answer can name one in advance.
+    expect(slots.take(raw)).not.toBe(slots.take(raw));
   });
 });

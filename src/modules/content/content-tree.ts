@@ -319,22 +319,34 @@ export function rebuildTree<E extends { id: string }>(base: ContentSequence<E>, 
   return { sequence: new ContentSequence(kind, root, leaves, inner), rows: rows.filter((row) => !stored.has(row.hash)) };
 }
 
-/** A stored node as read back (`items` parsed). */
+/** A stored node as read back (`items` parsed; null for a leaf whose entries were not read). */
 export interface StoredNode {
   hash: string;
   level: number;
-  items: unknown[];
+  items: unknown[] | null;
+}
+
+/** Leaves already decoded, by hash (a leaf never changes): revisions read apart share them in memory. */
+export interface LeafSource<E> {
+  get(hash: string): TreeLeaf<E> | undefined;
+  set(leaf: TreeLeaf<E>): void;
+}
+
+/** Leaves kept for one read only. */
+function leafMap<E>(): LeafSource<E> {
+  const leaves = new Map<string, TreeLeaf<E>>();
+  return { get: (hash) => leaves.get(hash), set: (leaf) => void leaves.set(leaf.hash, leaf) };
 }
 
 /**
- * The sequence under `root` from its stored nodes (all of them, by hash). Leaves already decoded for
- * another sequence (`leafCache`) are reused, so revisions read together share their leaves in memory.
+ * The sequence under `root` from its stored nodes: every node above the leaves, and the leaves that
+ * `leafSource` does not hold already (decoded once, then kept there, so revisions share their leaves).
  */
 export function sequenceFromNodes<E extends { id: string }>(
   root: string | null,
   nodes: ReadonlyMap<string, StoredNode>,
   codec: EntryCodec<E>,
-  leafCache: Map<string, TreeLeaf<E>> = new Map(),
+  leafSource: LeafSource<E> = leafMap(),
 ): ContentSequence<E> {
   if (root === null) return ContentSequence.empty(codec.kind);
   const top = nodes.get(root);
@@ -347,6 +359,7 @@ export function sequenceFromNodes<E extends { id: string }>(
       level: depth,
       children: (node.items as [string, number, number][]).map(([hash, count]) => ({ hash, count })),
     }));
+    if (depth === 1) break;
     level = inner[depth - 1].flatMap((node) =>
       node.children.map((child) => {
         const found = nodes.get(child.hash);
@@ -355,11 +368,14 @@ export function sequenceFromNodes<E extends { id: string }>(
       }),
     );
   }
-  const leaves = level.map((node) => {
-    let leaf = leafCache.get(node.hash);
+  const leafHashes = top.level === 0 ? [root] : inner[0].flatMap((node) => node.children.map((child) => child.hash));
+  const leaves = leafHashes.map((hash) => {
+    let leaf = leafSource.get(hash);
     if (!leaf) {
-      leaf = { hash: node.hash, entries: (node.items as Record<string, unknown>[]).map((item) => codec.decode(item)) };
-      leafCache.set(node.hash, leaf);
+      const items = nodes.get(hash)?.items;
+      if (!items) throw new Error(`Content node ${hash} is missing`);
+      leaf = { hash, entries: (items as Record<string, unknown>[]).map((item) => codec.decode(item)) };
+      leafSource.set(leaf);
     }
     return leaf;
   });

@@ -8,7 +8,9 @@ import { spaceFor } from '../spaces/index.ts';
 import { computedMarkdown } from './computed-sources.ts';
 import { documentBudget } from './document-budget.ts';
 import { markdownToDocument } from './markdown-document.ts';
-import { pageJson, pageTreeJson } from './page-json.ts';
+import { RawJson } from '../../lib/raw-json.ts';
+import { pageJson } from './page-json.ts';
+import { pageTreeText } from './page-tree-text.ts';
 import { buildPageTree } from './page-tree.ts';
 import { contentCacheOf, fileCodec, pageCodec, revisionContent, type FileEntry, type PageEntry } from './revision-content.ts';
 
@@ -76,10 +78,10 @@ export async function getPageByPath(ctx: Context, source: ContentSource, path: s
  * `GET …/content/pages`: the page tree of the revision, without bodies: the revision read whole in one
  * statement, or from the cache (a revision never changes) without any.
  */
-export async function listPages(ctx: Context, source: ContentSource): Promise<{ pages: object[] }> {
+export async function listPages(ctx: Context, source: ContentSource): Promise<{ pages: RawJson | object[] }> {
   if (!source.revisionId) return { pages: [] };
   const content = await revisionContent(ctx.db, ctx.db, source.revisionId);
-  return { pages: pageTreeJson(content?.tree().pages ?? [], ctx.config.appUrl) };
+  return { pages: content ? new RawJson(pageTreeText(content, ctx.config.appUrl)) : [] };
 }
 
 export type DocumentFormat = 'document' | 'markdown';
@@ -98,7 +100,9 @@ export async function getPage(ctx: Context, source: ContentSource, pageId: strin
     WITH leaves AS MATERIALIZED (
       SELECT l.* FROM "Revision" r CROSS JOIN LATERAL content_leaves(r."pageTree") l WHERE r."id" = ${source.revisionId}
     ),
-    found AS (
+    -- Materialized: the position of the page's last descendant is computed once, not again (reading
+    -- its leaf's items) for every leaf the subtree's filter below looks at.
+    found AS MATERIALIZED (
       SELECT l."start" + u.k - 1 AS "first", l."start" + u.k - 1 + (n."items" -> (u.k::int - 1) ->> 'descendants')::bigint AS "last",
              n."items" -> (u.k::int - 1) ->> 'documentHash' AS "documentHash"
       FROM leaves l JOIN "ContentNode" n ON n."hash" = l."hash" AND n."ids" @> ARRAY[${pageId}]::text[]
@@ -183,7 +187,7 @@ export async function getRevision(ctx: Context, source: ContentSource, mergedFro
   return {
     revision,
     mergedFrom,
-    pages: pageTreeJson(content.tree().pages, ctx.config.appUrl),
+    pages: new RawJson(pageTreeText(content, ctx.config.appUrl)),
     files: content.files.entries(),
     urls: {
       app,

@@ -45,7 +45,7 @@ export function pageTreeJson(nodes: readonly PageNode[], appUrl: string, isoDate
  * ISO strings of timestamps, each written once per answer: the pages of a space were mostly created in
  * a few batches and share their timestamps, and a 5,000-page tree would otherwise format 10,000 dates.
  */
-class IsoDates {
+export class IsoDates {
   private readonly written = new Map<number, string>();
   of(date: Date): string {
     const time = date.getTime();

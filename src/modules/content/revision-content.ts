@@ -1,5 +1,5 @@
 import type { PageType, Prisma, Revision, RevisionType } from '../../generated/prisma/client.ts';
-import { ContentSequence, sequenceFromNodes, type EntryCodec, type StoredNode, type TreeLeaf } from './content-tree.ts';
+import { ContentSequence, sequenceFromNodes, type EntryCodec, type LeafSource, type StoredNode, type TreeLeaf } from './content-tree.ts';
 import { buildPageTree, type PageNode } from './page-tree.ts';
 
 type Db = Prisma.TransactionClient;
@@ -257,10 +257,11 @@ const revisionFromJson = (json: Record<string, unknown>): RevisionRow => ({
 
 /**
  * Reads revisions whole, in one statement: their rows, and every node of their page and file trees
- * (each node once, however many of the revisions share it). Revisions that do not exist are absent
- * from the answer.
+ * (each node once, however many of the revisions share it). A leaf `leaves` holds already (leaves never
+ * change, and revisions of a space share most of theirs) is neither parsed nor decoded again: a revision
+ * made by a one-page edit decodes one leaf. Revisions that do not exist are absent from the answer.
  */
-export async function readRevisionContents(db: Db, ids: readonly string[], leafCache?: LeafCache): Promise<Map<string, RevisionContent>> {
+export async function readRevisionContents(db: Db, ids: readonly string[], leaves: LeafStore = new LeafStore()): Promise<Map<string, RevisionContent>> {
   const found = new Map<string, RevisionContent>();
   if (!ids.length) return found;
   // One row per node, its items as the text stored (`json`: no conversion), and one row (no hash) for
@@ -279,30 +280,68 @@ export async function readRevisionContents(db: Db, ids: readonly string[], leafC
     SELECT NULL::text AS "hash", NULL::int AS "level", (SELECT json_agg(r) FROM revisions r)::text AS "items"
     UNION ALL
     SELECT n."hash", n."level", n."items"::text FROM walk w JOIN "ContentNode" n ON n."hash" = w."hash"`;
-  let revisions: Record<string, unknown>[] = [];
+  let revisions: RevisionRow[] = [];
   const nodes = new Map<string, StoredNode>();
+  // The held leaves this read uses, kept here: decoding the others may push them out of the store.
+  const held = new Map<string, TreeLeaf<PageEntry | FileEntry>>();
   for (const row of rows) {
-    if (row.hash === null) revisions = row.items ? (JSON.parse(row.items) as Record<string, unknown>[]) : [];
-    else nodes.set(row.hash, { hash: row.hash, level: row.level!, items: JSON.parse(row.items!) as StoredNode['items'] });
+    if (row.hash === null) revisions = row.items ? (JSON.parse(row.items) as Record<string, unknown>[]).map(revisionFromJson) : [];
+    else {
+      const leaf = row.level === 0 ? leaves.get(row.hash) : undefined;
+      if (leaf) held.set(row.hash, leaf);
+      nodes.set(row.hash, { hash: row.hash, level: row.level!, items: leaf ? null : (JSON.parse(row.items!) as unknown[]) });
+    }
   }
-  for (const json of revisions) {
-    const revision = revisionFromJson(json);
-    found.set(
-      revision.id,
-      new RevisionContent(
-        revision,
-        sequenceFromNodes(revision.pageTree, nodes, pageCodec, leafCache?.pages),
-        sequenceFromNodes(revision.fileTree, nodes, fileCodec, leafCache?.files),
-      ),
-    );
+  const source: LeafSource<PageEntry | FileEntry> = { get: (hash) => held.get(hash) ?? leaves.get(hash), set: (leaf) => leaves.set(leaf) };
+  for (const revision of revisions) {
+    const pages = sequenceFromNodes(revision.pageTree, nodes, pageCodec, source as LeafSource<PageEntry>);
+    const files = sequenceFromNodes(revision.fileTree, nodes, fileCodec, source as LeafSource<FileEntry>);
+    found.set(revision.id, new RevisionContent(revision, pages, files));
   }
   return found;
 }
 
-/** Leaves decoded once, by hash: revisions of one space share most of theirs. */
-export interface LeafCache {
-  pages: Map<string, TreeLeaf<PageEntry>>;
-  files: Map<string, TreeLeaf<FileEntry>>;
+/**
+ * Leaves decoded once, by hash (a leaf never changes), kept for the revisions read after: a new revision
+ * shares all but its changed leaves with the one it was made from. Least recently used first out,
+ * bounded by the entries they hold (as the content cache is).
+ */
+export class LeafStore {
+  private readonly leaves = new Map<string, TreeLeaf<PageEntry | FileEntry>>();
+  private held = 0;
+
+  constructor(readonly maxEntries = DEFAULT_CONTENT_CACHE_ENTRIES) {}
+
+  has(hash: string): boolean {
+    return this.leaves.has(hash);
+  }
+
+  get(hash: string): TreeLeaf<PageEntry | FileEntry> | undefined {
+    const leaf = this.leaves.get(hash);
+    if (leaf) {
+      // Most recently used last.
+      this.leaves.delete(hash);
+      this.leaves.set(hash, leaf);
+    }
+    return leaf;
+  }
+
+  set(leaf: TreeLeaf<PageEntry | FileEntry>) {
+    if (this.leaves.has(leaf.hash) || leaf.entries.length > this.maxEntries) return;
+    this.leaves.set(leaf.hash, leaf);
+    this.held += leaf.entries.length;
+    for (const [hash, oldest] of this.leaves) {
+      if (this.held <= this.maxEntries) break;
+      this.leaves.delete(hash);
+      this.held -= oldest.entries.length;
+    }
+  }
+
+  /** Keeps the leaves of a revision (one just written: the next read of it, or of a revision made from it, finds them). */
+  keep(content: RevisionContent) {
+    for (const leaf of content.pages.leaves) this.set(leaf);
+    for (const leaf of content.files.leaves) this.set(leaf);
+  }
 }
 
 /** Pages and files the cache holds at most (about 300 bytes each in memory). */
@@ -316,8 +355,12 @@ export const DEFAULT_CONTENT_CACHE_ENTRIES = 200_000;
 export class ContentCache {
   private readonly revisions = new Map<string, RevisionContent>();
   private held = 0;
+  /** Leaves of the revisions read or written, kept longer than the revisions that hold them. */
+  readonly leaves: LeafStore;
 
-  constructor(readonly maxEntries = DEFAULT_CONTENT_CACHE_ENTRIES) {}
+  constructor(readonly maxEntries = DEFAULT_CONTENT_CACHE_ENTRIES) {
+    this.leaves = new LeafStore(maxEntries);
+  }
 
   get(id: string): RevisionContent | undefined {
     const content = this.revisions.get(id);
@@ -330,6 +373,7 @@ export class ContentCache {
   }
 
   remember(content: RevisionContent) {
+    this.leaves.keep(content);
     if (content.size > this.maxEntries) return;
     this.forget(content.id);
     this.revisions.set(content.id, content);
@@ -384,7 +428,7 @@ export async function revisionContents(db: Db, cacheOwner: object, ids: readonly
     else missing.push(id);
   }
   if (missing.length) {
-    const read = readRevisionContents(db, missing);
+    const read = readRevisionContents(db, missing, cache.leaves);
     for (const id of missing) {
       const one = read.then((contents) => contents.get(id) ?? null);
       one.catch(() => {}).finally(() => cache.reading.delete(id));
