@@ -49,6 +49,7 @@ export function classifier(edge: EdgeRoutes): (request: Request, url: URL) => Cl
     allowed: null,
     httpRoute: null,
     restParams: null,
+    restOfPath: false,
   };
   return (request, url) => {
     const { pathname } = url;
@@ -91,7 +92,8 @@ export function classifier(edge: EdgeRoutes): (request: Request, url: URL) => Cl
           public: route.public === true,
           bodyLimit: route.maxBodyBytes ?? edge.defaultBodyLimit,
           rateLimit: route.adminOnly ? 'admin' : 'requests',
-          restParams: route.restOfPath ? params : null,
+          restParams: params,
+          restOfPath: route.restOfPath === true,
         };
       }
       // Under the API, a caller is authenticated before learning which routes exist.

@@ -54,8 +54,10 @@ export interface Classification {
   allowed: string[] | null;
   /** The HTTP route a `http-route`, `operations` or `static` request matched, with its path parameters. */
   httpRoute: { route: HttpRoute; params: Record<string, string> } | null;
-  /** REST routes whose last parameter takes the rest of the path: the raw (undecoded) values matched. */
+  /** REST: the path parameters matched, raw (undecoded). */
   restParams: Record<string, string> | null;
+  /** REST: the route's last parameter takes the rest of the path. */
+  restOfPath: boolean;
 }
 
 /** One request, as every step of the edge sees it. */

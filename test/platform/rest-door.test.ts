@@ -91,6 +91,29 @@ describe('responses (responses.ts) and routes (plugin.ts)', () => {
     expect(res.text).toBe('');
   });
 
+  it('a HEAD is its GET without the body: status and headers, ETag and 304 of immutable routes; a route without GET is a 405', async () => {
+    const { admin, organizationId: o } = await buildOrganization(h, 'Heads');
+    const head = (path: string, headers: Record<string, string> = {}) =>
+      h.app.fetch(`${BASE}${path}`, { method: 'HEAD', headers: { authorization: `Bearer ${admin.token}`, ...headers } });
+    const get = await admin.rest('GET', `/v1/orgs/${o}`);
+    const res = await head(`/v1/orgs/${o}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(await res.text()).toBe('');
+    const space = (await admin.rest('POST', `/v1/orgs/${o}/spaces`, { title: 'Head space' })).body;
+    const revision = `/v1/spaces/${space.id}/revisions/${space.revision}`;
+    const tag = (await admin.rest('GET', revision)).headers.get('etag')!;
+    const byHead = await head(revision);
+    expect([byHead.status, byHead.headers.get('etag'), await byHead.text()]).toEqual([200, tag, '']);
+    expect((await head(revision, { 'if-none-match': tag })).status).toBe(304);
+    expect((await head(`/v1/orgs/${o}/nothing`)).status).toBe(404);
+    expect((await head(`/v1/spaces/${space.id}/change-requests/any/merge`)).status).toBe(405);
+    expect((await h.app.fetch(`${BASE}/v1/orgs/${o}/spaces`, { method: 'HEAD' })).status).toBe(401);
+    // Path parameters reach the route decoded, as fets' router handed them (the route runs without it).
+    expect((await admin.rest('GET', `/v1/orgs/${encodeURIComponent(o)}`)).body.id).toBe(o);
+    restError(await admin.rest('GET', `/v1/orgs/${o}%ZZ`), 400);
+  });
+
   it('a 201 carries Location: the created resource', async () => {
     const user = await buildUser(h);
     const created = await user.rest('POST', '/v1/orgs', { title: 'Located' });
