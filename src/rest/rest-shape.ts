@@ -5,6 +5,7 @@ import {
   isObjectType,
   isUnionType,
   Kind,
+  type GraphQLObjectType,
   type GraphQLOutputType,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -44,25 +45,54 @@ function walk(value: unknown, type: GraphQLOutputType, selectionSet: SelectionSe
     return;
   }
   if (!isObjectType(named)) return;
-  const fields = named.getFields();
   const record = value as Record<string, unknown>;
+  for (const step of stepsOf(named, selectionSet)) {
+    const field = record[step.key];
+    if (field === null) {
+      // Undefined, not deleted: JSON leaves it out all the same, and the object keeps its shape (a
+      // delete turns it into a slower dictionary, to build and to serialize).
+      if (!step.restNull) record[step.key] = undefined;
+    } else if (field instanceof RawJson) {
+      record[step.key] = rawJson.take(field);
+    } else if (step.selectionSet) {
+      walk(field, step.type, step.selectionSet, rawJson);
+    }
+  }
+}
+
+/** A selected field of an object type, as the walk needs it. */
+interface Step {
+  key: string;
+  restNull: boolean;
+  type: GraphQLOutputType;
+  selectionSet: SelectionSetNode | undefined;
+}
+
+/**
+ * The fields a selection set selects on an object type (inline fragments' included), worked out once:
+ * a route's operation is built once (SOFA keeps it), and a list of 100 records walks it 100 times.
+ */
+const plans = new WeakMap<SelectionSetNode, Map<GraphQLObjectType, Step[]>>();
+
+function stepsOf(type: GraphQLObjectType, selectionSet: SelectionSetNode): Step[] {
+  let byType = plans.get(selectionSet);
+  if (!byType) plans.set(selectionSet, (byType = new Map()));
+  let steps = byType.get(type);
+  if (!steps) byType.set(type, (steps = collectSteps(type, selectionSet, [])));
+  return steps;
+}
+
+function collectSteps(type: GraphQLObjectType, selectionSet: SelectionSetNode, steps: Step[]): Step[] {
+  const fields = type.getFields();
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.INLINE_FRAGMENT) {
-      walk(value, named, selection.selectionSet, rawJson);
+      collectSteps(type, selection.selectionSet, steps);
       continue;
     }
     if (selection.kind !== Kind.FIELD) continue;
-    const key = selection.alias?.value ?? selection.name.value;
     const field = fields[selection.name.value];
     if (!field) continue;
-    if (record[key] === null) {
-      // Undefined, not deleted: JSON leaves it out all the same, and the object keeps its shape (a
-      // delete turns it into a slower dictionary, to build and to serialize).
-      if (!field.extensions?.restNull) record[key] = undefined;
-    } else if (record[key] instanceof RawJson) {
-      record[key] = rawJson.take(record[key]);
-    } else {
-      walk(record[key], field.type, selection.selectionSet, rawJson);
-    }
+    steps.push({ key: selection.alias?.value ?? selection.name.value, restNull: field.extensions?.restNull === true, type: field.type, selectionSet: selection.selectionSet });
   }
+  return steps;
 }
