@@ -36,14 +36,19 @@ export function definePolicy<Actor, Rec>() {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ActionOf<P> = P extends Policy<infer A, any, any> ? A : never;
 
-function refusal<Action extends string, Actor, Rec>(policy: Policy<Action, Actor, Rec>, actor: Actor, action: Action, record: Rec): Error | null {
-  if (!policy.visible(actor, record, action)) return new NotFoundError(policy.notFound(record));
+/**
+ * Why the actor may not do `action`, as a maker of the error to throw, or null when allowed. A maker,
+ * not an error: `can` asks this for every key of every list item's `permissions`, and an error captures
+ * a stack trace, which costs more than the rules themselves.
+ */
+function refusal<Action extends string, Actor, Rec>(policy: Policy<Action, Actor, Rec>, actor: Actor, action: Action, record: Rec): (() => Error) | null {
+  if (!policy.visible(actor, record, action)) return () => new NotFoundError(policy.notFound(record));
   for (const gate of policy.gates ?? []) {
-    if (!gate.except?.includes(action) && !gate.allows(actor, record)) return new ForbiddenError(gate.refusal);
+    if (!gate.except?.includes(action) && !gate.allows(actor, record)) return () => new ForbiddenError(gate.refusal);
   }
   if (!policy.rules[action](actor, record)) {
     const message = policy.refusals[action];
-    return new ForbiddenError(typeof message === 'function' ? message(record) : message);
+    return () => new ForbiddenError(typeof message === 'function' ? message(record) : message);
   }
   return null;
 }
@@ -55,8 +60,8 @@ export function can<Action extends string, Actor, Rec>(policy: Policy<Action, Ac
 
 /** Throws 404 when the actor may not know the record exists, 403 (naming the action) when refused. */
 export function authorize<Action extends string, Actor, Rec>(policy: Policy<Action, Actor, Rec>, actor: Actor, action: Action, record: Rec): void {
-  const error = refusal(policy, actor, action, record);
-  if (error) throw error;
+  const refused = refusal(policy, actor, action, record);
+  if (refused) throw refused();
 }
 
 /** A `permissions` object: each key is `can` of the action it stands for. */
@@ -67,6 +72,6 @@ export function permissionsOf<Key extends string, Action extends string, Actor, 
   keys: { readonly [K in Key]: NoInfer<Action> },
 ): { [K in Key]: boolean } {
   const result = {} as { [K in Key]: boolean };
-  for (const key of Object.keys(keys) as Key[]) result[key] = can(policy, actor, keys[key], record);
+  for (const key in keys) result[key] = can(policy, actor, keys[key], record);
   return result;
 }

@@ -52,7 +52,13 @@ export function viewerGrantsSelect(userId: string) {
 }
 
 type WithGrants = { userGrants?: { role: Role }[]; teamGrants?: { role: Role }[] };
-const grantRoles = (row: WithGrants): Role[] => [...(row.userGrants ?? []), ...(row.teamGrants ?? [])].map((g) => g.role);
+/** The roles of a row's grants (a plain loop: list answers call this once per item, mostly with none). */
+function grantRoles(row: WithGrants): Role[] {
+  const roles: Role[] = [];
+  for (const grant of row.userGrants ?? []) roles.push(grant.role);
+  for (const grant of row.teamGrants ?? []) roles.push(grant.role);
+  return roles;
+}
 
 /**
  * A DataLoader that also remembers the values it has settled, so a resolver that runs once per list

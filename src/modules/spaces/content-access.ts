@@ -10,8 +10,9 @@ import { SPACE_PERMISSIONS, spacePolicy, type SpaceAction } from './space.policy
 /** defaultLevel of each collection from `collectionId` up to the top level, innermost first. */
 export function ancestorLevels(collections: Map<string, CollectionNode>, collectionId: string | null): Role[] {
   const levels: Role[] = [];
+  if (!collectionId) return levels; // most items sit at the top level: no walk, no set
   const seen = new Set<string>();
-  for (let id = collectionId; id && !seen.has(id); id = collections.get(id)?.parentId ?? null) {
+  for (let id: string | null = collectionId; id && !seen.has(id); id = collections.get(id)?.parentId ?? null) {
     seen.add(id);
     const node = collections.get(id);
     if (node && !node.deletedAt) levels.push(node.defaultLevel);
@@ -30,8 +31,9 @@ export function ancestorGrants(
   grantsOn: (node: CollectionNode) => Role[] = (node) => node.viewerGrants,
 ): Role[] {
   const grants: Role[] = [];
+  if (!collectionId) return grants;
   const seen = new Set<string>();
-  for (let id = collectionId; id && !seen.has(id); id = collections.get(id)?.parentId ?? null) {
+  for (let id: string | null = collectionId; id && !seen.has(id); id = collections.get(id)?.parentId ?? null) {
     seen.add(id);
     const node = collections.get(id);
     if (node && !node.deletedAt) grants.push(...grantsOn(node));

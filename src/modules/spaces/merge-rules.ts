@@ -24,7 +24,13 @@ export const SUPPORTED_MERGE_RULES = [
 ] as const;
 export const MAX_MERGE_RULES = 10;
 
-export const DEFAULT_MERGE_RULES: MergeRulesConfiguration = { type: 'inherit' };
+export const DEFAULT_MERGE_RULES: MergeRulesConfiguration = Object.freeze({ type: 'inherit' });
+
+const isDefaultMergeRules = (stored: unknown): boolean => {
+  if (!stored || typeof stored !== 'object' || (stored as { type?: unknown }).type !== 'inherit') return false;
+  for (const key in stored) if (key !== 'type') return false;
+  return true;
+};
 
 /** The `mergeRules` of updateSpace, checked: 400 naming what is wrong. */
 export function parseMergeRules(value: unknown): MergeRulesConfiguration {
@@ -52,6 +58,8 @@ export function parseMergeRules(value: unknown): MergeRulesConfiguration {
 
 /** A stored configuration as the API answers it (anything unreadable counts as the default). */
 export function mergeRulesOf(stored: unknown): MergeRulesConfiguration {
+  // The column's default, held by most spaces: answered without parsing (list answers read it per item).
+  if (isDefaultMergeRules(stored)) return DEFAULT_MERGE_RULES;
   try {
     return parseMergeRules(stored);
   } catch {
