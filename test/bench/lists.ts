@@ -60,7 +60,12 @@ async function measure(name: string, request: () => Response | Promise<Response>
   return { name, p50ms: pct(0.5), p95ms: pct(0.95), sqlStatements: statements };
 }
 
-const get = (path: string) => () => app.fetch(`http://localhost${path}`, { headers: auth });
+// A read-level member: most of the `permissions` its answers hold are refusals, which an admin's are not.
+const { user: reader, token: readerToken } = await createUserWithToken(db, { email: 'bench-reader@example.com', displayName: 'Reader' });
+await db.member.create({ data: { organizationId: o, userId: reader.id, role: 'read' } });
+const readerAuth = { authorization: `Bearer ${readerToken}` };
+
+const get = (path: string, headers: Record<string, string> = auth) => () => app.fetch(`http://localhost${path}`, { headers });
 const gql = (query: string) => () => app.fetch('http://localhost/graphql', { method: 'POST', headers: auth, body: JSON.stringify({ query }) });
 
 const rows = [
@@ -71,6 +76,9 @@ const rows = [
   await measure('GET teams (limit 100)', get(`/v1/orgs/${o}/teams?limit=100`)),
   await measure('GET spaces (limit 100)', get(`/v1/orgs/${o}/spaces?limit=100`)),
   await measure('GET member spaces (limit 100)', get(`/v1/orgs/${o}/members/${user.id}/spaces?limit=100`)),
+  await measure('GET members (limit 100), read-level member', get(`/v1/orgs/${o}/members?limit=100`, readerAuth)),
+  await measure('GET teams (limit 100), read-level member', get(`/v1/orgs/${o}/teams?limit=100`, readerAuth)),
+  await measure('GET spaces (limit 100), read-level member', get(`/v1/orgs/${o}/spaces?limit=100`, readerAuth)),
   await measure('GraphQL org members+teams+spaces', gql(`{ organization(organizationId: "${o}") { members(limit: 50) { count items { role user { email } } } teams(limit: 20) { count items { title members } } spaces(limit: 50) { count items { title permissions { edit } } } } }`)),
 ];
 console.table(rows);
