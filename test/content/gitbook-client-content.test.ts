@@ -74,6 +74,11 @@ describe('official GitBookAPI client: content and change requests', () => {
     expect((await api.spaces.listPages(space.id)).data.pages).toHaveLength(2);
     expect((await api.spaces.listFiles(space.id)).data.items).toHaveLength(1);
     expect((await api.spaces.listChangeRequestsForSpace(space.id, { status: 'merged' } as any)).data.items).toHaveLength(2);
+    // Across the organization (listChangeRequestsForOrganization: `status` as an array, sent as repeated keys).
+    const acrossOrg = await api.orgs.listChangeRequestsForOrganization(org.id, { status: ['merged', 'draft'] } as any);
+    expectGitBookShape('listChangeRequestsForOrganization', acrossOrg.status, acrossOrg.data);
+    expect(acrossOrg.data.items.map((c: any) => c.id).sort()).toEqual([cr.id, other.id].sort());
+    expect(acrossOrg.data.items.every((c: any) => c.outdated === false && c.space === space.id)).toBe(true);
 
     // Errors come back as the client's errors
     await expectApiError(api.spaces.mergeChangeRequest(space.id, cr.id), 409);

@@ -143,6 +143,8 @@ describe('REST surface', () => {
         'GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews',
         'POST /spaces/{spaceId}/change-requests/{changeRequestId}/reviews',
         'GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}',
+        // Change requests across an organization (GitBook's listChangeRequestsForOrganization).
+        'GET /orgs/{organizationId}/change-requests',
       ],
     ).sort());
   });

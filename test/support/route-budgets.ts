@@ -53,6 +53,9 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/spaces/{s}/revisions/{rv}/files': 4,
   'GET /v1/spaces/{s}/revisions/{rv}/files/{fl}': 4,
   'GET /v1/spaces/{s}/change-requests': 4,
+  // Across the organization: token, access (membership, collection tree), the page (the readable spaces
+  // joined in its filter, each change request's relations joined) and its count.
+  'GET /v1/orgs/{o}/change-requests': 4,
   'GET /v1/spaces/{s}/change-requests/{cr}': 3,
   // A change request's content: the change request's row (its revision) is one more read.
   'GET /v1/spaces/{s}/change-requests/{cr}/content': 4,

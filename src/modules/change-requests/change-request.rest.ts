@@ -3,6 +3,13 @@ import type { RouteTable } from '../../rest/route-table.ts';
 const tags = ['change-requests'];
 
 export const changeRequestRoutes: RouteTable = {
+  'Query.organizationChangeRequests': {
+    operationId: 'listChangeRequestsForOrganization',
+    addition: "GitBook's listChangeRequestsForOrganization",
+    method: 'GET',
+    path: '/orgs/{organizationId}/change-requests',
+    tags,
+  },
   'Query.spaceChangeRequests': { operationId: 'listChangeRequestsForSpace', method: 'GET', path: '/spaces/{spaceId}/change-requests', tags },
   'Mutation.createChangeRequest': { method: 'POST', path: '/spaces/{spaceId}/change-requests', status: 201, tags },
   'Query.spaceChangeRequest': { operationId: 'getChangeRequestById', method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}', tags },

@@ -7,6 +7,7 @@ import {
   createChangeRequest,
   getChangeRequest,
   listChangeRequests,
+  listOrganizationChangeRequests,
   MAX_SUBJECT,
   MAX_USER_ID,
   SETTABLE,
@@ -23,6 +24,7 @@ const ChangeRequestOrderByEnum = builder.enumType('ChangeRequestOrderBy', {
   values: CHANGE_REQUEST_ORDERS,
 });
 const userIdFilter = constrained({ minLength: 1, maxLength: MAX_USER_ID });
+const idFilter = constrained({ minLength: 1, maxLength: 64 });
 
 const ChangeRequestUrls = builder.simpleObject('ChangeRequestUrls', {
   fields: (t) => ({
@@ -93,6 +95,7 @@ builder.queryFields((t) => ({
       creator: t.arg.string({ description: 'Only those opened by this user' }),
       contributor: t.arg.string({ description: 'Only those this user wrote in: opened, changed the content of, or updated from main' }),
       requestedReviewer: t.arg.string({ description: 'Only those this user is asked to review (an open review request)', extensions: userIdFilter }),
+      topic: t.arg.string({ description: 'Only those linked to this site topic (this server has none: no change request is)', extensions: idFilter }),
       orderBy: t.arg({
         type: ChangeRequestOrderByEnum,
         description: 'updatedAt (default) or createdAt, newest first',
@@ -100,6 +103,37 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: (_root, { spaceId, ...args }, ctx, info) => listChangeRequests(ctx, spaceId, args, listItemsQuery(ctx, info)),
+  }),
+  organizationChangeRequests: t.field({
+    type: ChangeRequestList,
+    description: 'Change requests of every space of an organization the caller can read, most recently updated (or created) first',
+    args: {
+      organizationId: t.arg.string({ required: true, description: 'ID of the organization' }),
+      ...listArgs,
+      status: t.arg({
+        type: [ChangeRequestStatusEnum],
+        description: 'Only those in one of these statuses (default: open)',
+        extensions: constrained({ default: ['open'], maxItems: 4 }),
+      }),
+      creator: t.arg.string({ description: 'Only those opened by this user', extensions: userIdFilter }),
+      contributor: t.arg.string({ description: 'Only those this user wrote in: opened, changed the content of, or updated from main', extensions: userIdFilter }),
+      requestedReviewer: t.arg.string({ description: 'Only those this user is asked to review (an open review request)', extensions: userIdFilter }),
+      space: t.arg.string({ description: 'Only those of this space', extensions: idFilter }),
+      site: t.arg.string({ description: 'Only those of the spaces this site publishes', extensions: idFilter }),
+      topic: t.arg.string({ description: 'Only those linked to this site topic (this server has none: no change request is)', extensions: idFilter }),
+      styleguideRun: t.arg.string({ description: 'Only those opened by this style-guide run (this server runs none)', extensions: idFilter }),
+      finding: t.arg.string({
+        description: "none (default): without triage's change requests; all: with them (this server has no triage, so both list the same)",
+        extensions: constrained({ enum: ['none', 'all'], default: 'none' }),
+      }),
+      orderBy: t.arg({
+        type: ChangeRequestOrderByEnum,
+        description: 'updatedAt (default) or createdAt, newest first',
+        extensions: constrained({ default: 'updatedAt' }),
+      }),
+    },
+    resolve: (_root, { organizationId, finding, ...args }, ctx, info) =>
+      listOrganizationChangeRequests(ctx, organizationId, { ...args, finding: finding as 'none' | 'all' | null | undefined }, listItemsQuery(ctx, info)),
   }),
   spaceChangeRequest: t.field({
     type: ChangeRequestRef,

@@ -1,12 +1,13 @@
-import type { ChangeRequestStatus, Prisma } from '../../generated/prisma/client.ts';
+import type { ChangeRequestStatus, Prisma, Space } from '../../generated/prisma/client.ts';
 import { viewerOf, type Context } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../../core/errors.ts';
-import { paginate, type ItemQuery, type ListArgs } from '../../core/pagination.ts';
+import { paginate, withRelations, type ItemQuery, type ListArgs } from '../../core/pagination.ts';
 import { checkLength } from '../../core/validate.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { spaceFor } from '../spaces/index.ts';
+import { organizationForMember } from '../organizations/index.ts';
+import { spaceFor, visibleSpacesWhere } from '../spaces/index.ts';
 import { changeRequestPolicy, type ChangeRequestActor } from './change-request.policy.ts';
 
 export const MAX_SUBJECT = 100;
@@ -91,6 +92,8 @@ export interface ChangeRequestListArgs extends ListArgs {
   creator?: string | null;
   contributor?: string | null;
   requestedReviewer?: string | null;
+  /** GitBook's site topics: none exist here, so no change request is linked to one. */
+  topic?: string | null;
   orderBy?: ChangeRequestOrderBy | null;
 }
 
@@ -116,10 +119,60 @@ export async function listChangeRequests(ctx: Context, spaceId: string, args: Ch
       ...(args.contributor ? { contributors: { some: { userId: args.contributor } } } : {}),
       // A semi-join on ChangeRequestRequestedReviewer's (userId) index: the user's requests, then these.
       ...(args.requestedReviewer ? { requestedReviewers: { some: { userId: args.requestedReviewer } } } : {}),
+      ...(args.topic ? { id: { in: [] } } : {}),
     },
     model: ctx.db.changeRequest,
     query,
   });
+}
+
+export interface OrganizationChangeRequestListArgs extends Omit<ChangeRequestListArgs, 'status'> {
+  status?: ChangeRequestStatus[] | null;
+  space?: string | null;
+  site?: string | null;
+  topic?: string | null;
+  styleguideRun?: string | null;
+  finding?: 'none' | 'all' | null;
+}
+
+/**
+ * `GET /orgs/{id}/change-requests` (GitBook's listChangeRequestsForOrganization): the change requests of
+ * every space of the organization the caller can read (the same rule as the spaces list, so a guest sees
+ * those of the spaces granted to them), with the space list's filters plus `status` as a set (default
+ * open), one `space`, or the spaces a `site` publishes. This server has no site topics, style-guide runs
+ * or triage findings, so no change request is linked to one: filtering by a topic or a run finds none,
+ * and `finding` (none: without triage's, the default; all) selects the same ones either way.
+ */
+export async function listOrganizationChangeRequests(ctx: Context, organizationId: string, args: OrganizationChangeRequestListArgs, query?: ItemQuery) {
+  const orderBy = args.orderBy ?? 'updatedAt';
+  if (!CHANGE_REQUEST_ORDERS.includes(orderBy)) throw new BadRequestError(`Invalid "orderBy": one of ${CHANGE_REQUEST_ORDERS.join(', ')}`);
+  await organizationForMember(ctx, organizationId);
+  const readable = await visibleSpacesWhere(ctx, organizationId);
+  const linkedToNothingHere = Boolean(args.topic || args.styleguideRun); // (see ChangeRequestListArgs.topic)
+  const page = await paginate({
+    args,
+    keys: [
+      { field: orderBy, direction: 'desc', type: 'date' },
+      { field: 'id', direction: 'desc' },
+    ],
+    where: {
+      space: args.site ? { ...readable, siteSpaces: { some: { siteId: args.site } } } : readable,
+      status: { in: args.status?.length ? args.status : ['open'] },
+      ...(args.space ? { spaceId: args.space } : {}),
+      ...(args.creator ? { createdById: args.creator } : {}),
+      ...(args.contributor ? { contributors: { some: { userId: args.contributor } } } : {}),
+      ...(args.requestedReviewer ? { requestedReviewers: { some: { userId: args.requestedReviewer } } } : {}),
+      ...(linkedToNothingHere ? { id: { in: [] } } : {}),
+    },
+    model: ctx.db.changeRequest,
+    // Each item's space comes joined, for the request's loaders: `outdated` compares with its revision.
+    query: withRelations(query, { space: true }),
+  });
+  for (const item of page.items) {
+    const { space } = item as unknown as { space: Space };
+    ctx.loaders.space.prime(space.id, space);
+  }
+  return page;
 }
 
 export async function getChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, query?: ItemQuery) {
