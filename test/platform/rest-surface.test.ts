@@ -145,6 +145,9 @@ describe('REST surface', () => {
         'GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}',
         // Change requests across an organization (GitBook's listChangeRequestsForOrganization).
         'GET /orgs/{organizationId}/change-requests',
+        // A change request's page by path and its alternates (GitBook's getPageInChangeRequestByPath, listChangeRequestPageMetaLinks).
+        'GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath}',
+        'GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links',
       ],
     ).sort());
   });

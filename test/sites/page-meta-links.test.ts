@@ -48,6 +48,40 @@ describe('page meta links', () => {
     expect(gql.body.data.spacePageMetaLinks).toEqual(links);
   });
 
+  it("a change request's pages: their alternates (listChangeRequestPageMetaLinks) and a page by path (getPageInChangeRequestByPath)", async () => {
+    const { admin, english, french, en, fr } = await bilingualSite();
+    const cr = expectOk(await admin.rest('POST', `/v1/spaces/${english.id}/change-requests`, { subject: 'More' }), 201);
+    expectOk(
+      await admin.rest('POST', `/v1/spaces/${english.id}/change-requests/${cr.id}/content`, {
+        changes: [{ operation: 'insert_page', title: 'Upgrade', document: { markdown: 'Upgrading' } }],
+      }),
+    );
+    const base = `/v1/spaces/${english.id}/change-requests/${cr.id}/content`;
+    // The change request's revision: the page the French variant also has, and the one only it has.
+    const links = expectOk(await admin.rest('GET', `${base}/page/${en.ids.install}/meta-links`), 200, 'listChangeRequestPageMetaLinks');
+    expect(links).toEqual({ alternates: [{ kind: 'page', page: fr.ids.install, space: french.id }] });
+    const byPath = expectOk(await admin.rest('GET', `${base}/path/upgrade?format=markdown`), 200, 'getPageInChangeRequestByPath');
+    expect(byPath).toMatchObject({ title: 'Upgrade', path: 'upgrade', markdown: expect.stringContaining('Upgrading') });
+    const upgradeId = byPath.id as string;
+    expect(expectOk(await admin.rest('GET', `${base}/page/${upgradeId}/meta-links`), 200, 'listChangeRequestPageMetaLinks')).toEqual({ alternates: [] });
+    restError(await admin.rest('GET', `${base}/page/nope/meta-links`), 404);
+
+    // Not in the space's current content until merged; an unknown path is a 404.
+    restError(await admin.rest('GET', `/v1/spaces/${english.id}/content/path/upgrade`), 404);
+    restError(await admin.rest('GET', `${base}/path/no/such/page`), 404);
+    const gql = await admin.gql(
+      `query($s: String!, $c: String!, $p: String!) { changeRequestPageByPath(spaceId: $s, changeRequestId: $c, pagePath: $p) changeRequestPageMetaLinks(spaceId: $s, changeRequestId: $c, pageId: "${en.ids.install}") }`,
+      { s: english.id, c: cr.id, p: 'upgrade' },
+    );
+    expect(gql.body.data.changeRequestPageByPath).toMatchObject({ id: upgradeId });
+    expect(gql.body.data.changeRequestPageMetaLinks).toEqual(links);
+
+    // Whoever cannot read the space gets the 404 of an unknown change request's space.
+    const outsider = (await buildOrganization(h, 'Elsewhere')).admin;
+    restError(await outsider.rest('GET', `${base}/path/upgrade`), 404);
+    restError(await outsider.rest('GET', `${base}/page/${en.ids.install}/meta-links`), 404);
+  });
+
   it("a site's reader reads them with the apiToken; a variant hidden from them by its condition is not listed; outsiders 404", async () => {
     const { admin, o, site, english, en } = await bilingualSite();
     const lookup = await h.app.fetch('http://localhost/v1/urls/published', {

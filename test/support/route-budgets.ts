@@ -66,6 +66,9 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   // The PDF route answers a URL: the change request's row, and no content read (unless `page` is checked).
   'GET /v1/spaces/{s}/change-requests/{cr}/pdf': 3,
   'GET /v1/spaces/{s}/change-requests/{cr}/content/page/{pg}/links': 4,
+  // A change request's page by path, and its alternates: as the revision's, after the change request's row.
+  'GET /v1/spaces/{s}/change-requests/{cr}/content/path/budget': 4,
+  'GET /v1/spaces/{s}/change-requests/{cr}/content/page/{pg}/meta-links': 6,
   'GET /v1/spaces/{s}/change-requests/{cr}/content/files/{fl}/backlinks': 4,
   // Lists of a change request (review requests, reviews, comments): token, access, and the change request
   // read with its page of rows and their count (one statement: 404 when there is none). A row's users,

@@ -3,7 +3,7 @@ import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
 import { listArgs } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
-import { getFile, getPage, getRevision, listFiles, listPages } from '../content/index.ts';
+import { bodyArgs, getFile, getPage, getPageByPath, getRevision, listFiles, listPages, metaLinksShape, pageMetaLinks, pathArgs } from '../content/index.ts';
 import {
   DocumentFormatEnum,
   RevisionFileList,
@@ -59,6 +59,21 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx) =>
       getPage(ctx, await changeRequestContentSource(ctx, args.spaceId, args.changeRequestId), args.pageId, args.format ?? 'document', args.computed ?? true),
+  }),
+  changeRequestPageByPath: t.field({
+    type: 'JSON',
+    description: "A document or group page of a change request's revision by its path (a link page has none): as changeRequestPage",
+    extensions: shaped(pageWithBodyShape),
+    args: { ...changeRequestArgs, ...pathArgs, ...bodyArgs, ...revisionReadArgs },
+    resolve: async (_root, args, ctx) =>
+      getPageByPath(ctx, await changeRequestContentSource(ctx, args.spaceId, args.changeRequestId), args.pagePath, args.format ?? 'document', args.computed ?? true),
+  }),
+  changeRequestPageMetaLinks: t.field({
+    type: 'JSON',
+    description: "A page of a change request's revision's alternates: as spacePageMetaLinks",
+    extensions: shaped(metaLinksShape),
+    args: { ...changeRequestArgs, pageId: t.arg.string({ required: true, description: 'ID of the page' }) },
+    resolve: async (_root, args, ctx) => pageMetaLinks(ctx, await changeRequestContentSource(ctx, args.spaceId, args.changeRequestId), args.pageId),
   }),
 }));
 

@@ -37,5 +37,21 @@ export const changeRequestRoutes: RouteTable = {
     path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks',
     tags,
   },
+  'Query.changeRequestPageByPath': {
+    operationId: 'getPageInChangeRequestByPath',
+    method: 'GET',
+    path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath}',
+    tags,
+    restOfPath: true,
+    addition: "GitBook's getPageInChangeRequestByPath",
+  },
+  // Not immutable (nor is a change request's content): a page's alternates follow the sites' variants.
+  'Query.changeRequestPageMetaLinks': {
+    operationId: 'listChangeRequestPageMetaLinks',
+    method: 'GET',
+    path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links',
+    tags,
+    addition: "GitBook's listChangeRequestPageMetaLinks",
+  },
   'Query.changeRequestPageLinks': { method: 'GET', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', tags },
 };

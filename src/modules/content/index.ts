@@ -21,6 +21,8 @@ export { RevisionContent, revisionContent, revisionContents, contentCacheOf, con
 export { rebuildTree, ContentSequence, type Piece } from './content-tree.ts';
 export { hasConflictMarkers, hashesToMerge, mergeRevisions, sequenceChanges, type MergeConflict } from './three-way-merge.ts';
 export { pageWithBodyShape, pageTreeShape, documentShape } from './content-shapes.ts';
+export { bodyArgs, metaLinksShape, pathArgs } from './revision-reads.schema.ts';
+export { pageMetaLinks } from './page-meta-links.ts';
 export { RevisionContentRef } from './revision-content.schema.ts';
 export { contentHash } from './content-hash.ts';
 export { detectImage, type DetectedImage } from './image-types.ts';

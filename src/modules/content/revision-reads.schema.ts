@@ -19,18 +19,18 @@ const revisionArgs = builder.args((t) => ({
 }));
 
 /** A page by its path: the rest of the URL, slashes included. */
-const pathArgs = builder.args((t) => ({
+export const pathArgs = builder.args((t) => ({
   pagePath: t.string({ required: true, description: 'The page path, slashes included', extensions: constrained({ maxLength: 2048 }) }),
   format: t.field({ type: DocumentFormatEnum, description: 'document (default) or markdown', extensions: constrained({ default: 'document' }) }),
 }));
 
-const bodyArgs = builder.args((t) => ({
+export const bodyArgs = builder.args((t) => ({
   evaluated: t.boolean({ description: 'Accepted for compatibility: documents hold no expressions to evaluate', extensions: constrained({ default: false }) }),
   dereferenced: t.boolean({ description: 'Accepted for compatibility: documents hold no reusable content to expand', extensions: constrained({ default: false }) }),
 }));
 
 /** GitBook's RevisionPageMetaLinks: `alternates` (and `canonical`) as content references to pages. */
-const metaLinksShape = (() => {
+export const metaLinksShape = (() => {
   const target = { type: 'object', required: ['kind', 'page'], properties: { kind: { type: 'string', enum: ['page'] }, page: { type: 'string' }, space: { type: 'string' } } };
   return { type: 'object', required: ['alternates'], properties: { canonical: target, alternates: { type: 'array', items: target } } };
 })();
