@@ -26,6 +26,36 @@ async function setup() {
 const post = (caller: Caller, path: string, body: object) => caller.rest('POST', path, body);
 
 describe('change request comments', () => {
+  it("commenters (listCommentersInChangeRequest): the members who posted a comment or a reply on this change request only; both doors", async () => {
+    const { admin, space, path, commenter, editor, reader } = await setup();
+    const commenters = `${path.replace(/\/comments$/, '')}/commenters`;
+    expect(expectOk(await reader.rest('GET', commenters), 200, 'listCommentersInChangeRequest')).toEqual({ items: [], count: 0 });
+    const first = expectOk(await post(commenter, path, { body: { markdown: 'One' } }));
+    h.clock.advance(1000);
+    expectOk(await post(editor, `${path}/${first.id}/replies`, { body: { markdown: 'Reply' } }));
+    // Comments elsewhere (the space's own, another change request's) are not this change request's.
+    expectOk(await post(admin, `/v1/spaces/${space.id}/comments`, { body: { markdown: 'On the space' } }));
+    const other = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, {}), 201);
+    expectOk(await post(admin, `${crPath(space.id, other.id)}/comments`, { body: { markdown: 'Elsewhere' } }));
+
+    const listed = expectOk(await reader.rest('GET', commenters), 200, 'listCommentersInChangeRequest');
+    expect(listed.count).toBe(2);
+    expect(listed.items.map((m: any) => m.user.id).sort()).toEqual([commenter.userId, editor.userId].sort());
+    const gql = gqlData(
+      await reader.gql('query($s: String!, $c: String!) { changeRequestCommenters(spaceId: $s, changeRequestId: $c) { count items { user { id } } } }', {
+        s: space.id,
+        c: path.split('/')[5],
+      }),
+      'changeRequestCommenters',
+    );
+    expect(gql.count).toBe(2);
+
+    const outsider = (await buildOrganization(h, 'Elsewhere')).admin;
+    restError(await outsider.rest('GET', commenters), 404);
+    restError(await reader.rest('GET', `${crPath(space.id, 'unknownChangeRequest')}/commenters`), 404);
+    restError(await reader.rest('GET', `${commenters}?limit=0`), 400, 'limit');
+  });
+
   it('post, get, list: GitBook shapes, page target, counts', async () => {
     const { admin, space, cr, pageId, commenter, path } = await setup();
     const onPage = expectOk(await post(commenter, path, { body: { markdown: 'Typo here' }, page: pageId, node: 'block-1' }), 200, 'postCommentInChangeRequest');

@@ -148,6 +148,8 @@ describe('REST surface', () => {
         // A change request's page by path and its alternates (GitBook's getPageInChangeRequestByPath, listChangeRequestPageMetaLinks).
         'GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath}',
         'GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links',
+        // Who commented on a change request (GitBook's listCommentersInChangeRequest).
+        'GET /spaces/{spaceId}/change-requests/{changeRequestId}/commenters',
       ],
     ).sort());
   });

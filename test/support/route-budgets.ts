@@ -93,6 +93,8 @@ export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/spaces/{s}/comments/{scm}/replies/{srp}': 4,
   // Commenters: token, access, the page of members (their users and counts joined), its count.
   'GET /v1/spaces/{s}/commenters': 4,
+  // A change request's: its row is one more read.
+  'GET /v1/spaces/{s}/change-requests/{cr}/commenters': 5,
   'GET /v1/spaces/{s}/custom-fields': 3,
   'GET /v1/orgs/{o}/custom-fields': 4,
   'GET /v1/orgs/{o}/custom-fields/{f}': 3,

@@ -20,6 +20,13 @@ export const commentRoutes: RouteTable = {
     tags,
     addition: "GitBook's deleteCommentReplyInChangeRequest",
   },
+  'Query.changeRequestCommenters': {
+    operationId: 'listCommentersInChangeRequest',
+    method: 'GET',
+    path: '/spaces/{spaceId}/change-requests/{changeRequestId}/commenters',
+    tags,
+    addition: "GitBook's listCommentersInChangeRequest",
+  },
 };
 
 // Comments on a space itself (its current content): GitBook's space-comments operations, the same fields

@@ -381,6 +381,7 @@ commentOperations({
     postReply: 'postChangeRequestCommentReply',
     updateReply: 'updateChangeRequestCommentReply',
     deleteReply: 'deleteChangeRequestCommentReply',
+    commenters: 'changeRequestCommenters',
   },
 });
 

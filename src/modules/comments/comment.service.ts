@@ -357,8 +357,9 @@ export async function deleteReply(ctx: Context, target: CommentTarget, commentId
 // ---- Commenters ----
 
 /**
- * `GET /spaces/{id}/commenters`: the members of the space's organization who posted a comment or a
- * reply on the target (a space's own comments: not those of its change requests), as the members list
+ * `GET /spaces/{id}/commenters` and `GET /spaces/{id}/change-requests/{cr}/commenters`: the members of the
+ * space's organization who posted a comment or a reply on the target (a space's own comments: not those
+ * of its change requests; a change request's: only its own), as the members list
  * orders them (joined most recently first). Whoever reads the comments reads who wrote them.
  */
 export async function listCommenters(ctx: Context, target: CommentTarget, args: ListArgs, query?: ItemQuery) {
