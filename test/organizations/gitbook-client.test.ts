@@ -2,6 +2,7 @@
 // Everything goes over the wire: the client's own URL building, headers, JSON parsing and error handling.
 import { GitBookAPI, TeamMemberRole } from '@gitbook/api';
 import { describe, expect, it } from 'vitest';
+import { expectGitBookShape } from '../support/assertions.ts';
 import { expectApiError, useClientServer } from '../support/client-server.ts';
 
 const s = useClientServer({ realClock: true });
@@ -18,6 +19,11 @@ describe('official GitBookAPI client against a live server', () => {
     expect(me.status).toBe(200);
     expect(me.data).toMatchObject({ object: 'user', id: ada.id, displayName: 'Ada Lovelace', email: ada.email });
     expect(me.data.urls.location).toBe(`${s.endpoint}/v1/users/${ada.id}`);
+    // getUserById: that location answers (the caller); another user outside the caller's organizations is a 404.
+    const userById = await api.users.getUserById(ada.id);
+    expectGitBookShape('getUserById', userById.status, userById.data);
+    expect(userById.data).toEqual(me.data);
+    await expectApiError(api.users.getUserById(grace.id), 404);
 
     // createOrganization: 201 + Location, the caller is its admin.
     const created = await api.orgs.createOrganization({ title: 'Analytical Engines', emailDomains: ['engines.example'] });

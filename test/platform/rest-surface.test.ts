@@ -150,6 +150,8 @@ describe('REST surface', () => {
         'GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links',
         // Who commented on a change request (GitBook's listCommentersInChangeRequest).
         'GET /spaces/{spaceId}/change-requests/{changeRequestId}/commenters',
+        // A user by ID, where User.urls.location points (GitBook's getUserById).
+        'GET /users/{userId}',
       ],
     ).sort());
   });

@@ -6,6 +6,9 @@
  */
 export const ROUTE_BUDGETS: Record<string, number> = {
   'GET /v1/user': 1,
+  // A user by ID: token, the user's memberships in the caller's organizations (the user joined), then
+  // those organizations and the caller's memberships there, one batch each.
+  'GET /v1/users/{u}': 4,
   'GET /v1/user/invitations': 3,
   'GET /v1/orgs': 4,
   'GET /v1/orgs/{o}': 3,

@@ -6,6 +6,7 @@ import { listArgs, listItemsQuery, listType, OrderEnum, recordQuery } from '../.
 import { restNull } from '../../graphql/rest-fields.ts';
 import {
   getMember,
+  getUserById,
   listMembers,
   pingOrganization,
   removeMember,
@@ -60,6 +61,12 @@ const organizationPath = builder.args((t) => ({
 }));
 
 builder.queryFields((t) => ({
+  userById: t.field({
+    type: UserRef,
+    description: 'A user: the caller, or a user of an organization whose members the caller may list (GitBook\'s getUserById)',
+    args: { userId: t.arg.string({ required: true, description: 'ID of the user', extensions: constrained({ minLength: 1, maxLength: 64 }) }) },
+    resolve: (_root, args, ctx) => getUserById(ctx, args.userId),
+  }),
   organizationMembers: t.field({
     type: MemberList,
     description: 'Members of an organization',

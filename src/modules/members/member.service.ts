@@ -2,12 +2,12 @@ import { SignJWT } from 'jose';
 import type { Member, Prisma, Role } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { viewerOf } from '../../core/context.ts';
-import { authorize } from '../../core/authorization.ts';
+import { authorize, can } from '../../core/authorization.ts';
 import { ConflictError, NotFoundError } from '../../core/errors.ts';
 import { instanceSecret } from '../../db/instance-secrets.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength } from '../../core/validate.ts';
-import { organizationFor, organizationForMember } from '../organizations/index.ts';
+import { organizationActor, organizationFor, organizationForMember, organizationPolicy } from '../organizations/index.ts';
 import { ADMIN_ROLES, isAdmin, keepsAnAdmin, LAST_ADMIN } from '../organizations/index.ts';
 import { memberPolicy } from './member.policy.ts';
 
@@ -163,4 +163,35 @@ export async function pingOrganization(ctx: Context, organizationId: string): Pr
     .setExpirationTime(issuedAt + CLAIMS_TTL_SECONDS)
     .sign(key);
   return { serviceVisitorClaims };
+}
+
+/** How many organizations shared with a user are checked for one that shows its members to the caller. */
+const MAX_SHARED_ORGANIZATIONS = 20;
+
+/**
+ * `GET /users/{userId}` (GitBook's getUserById, where every `User.urls.location` points): the caller
+ * themselves, or a user of an organization whose members list the caller may read — what that list
+ * shows already (a guest lists no members, a token scoped to another organization reaches none there).
+ * Anyone else is a 404, as an unknown ID: nobody learns about users outside their organizations.
+ */
+export async function getUserById(ctx: Context, userId: string) {
+  const viewer = viewerOf(ctx).user;
+  checkLength('userId', userId, 1, 64);
+  if (userId === viewer.id) return viewer;
+  const shared = await ctx.db.member.findMany({
+    where: { userId, organization: { members: { some: { userId: viewer.id } } } },
+    include: { user: true },
+    orderBy: { organizationId: 'asc' },
+    take: MAX_SHARED_ORGANIZATIONS,
+  });
+  // The organizations and the caller's memberships come in one batch each (loaders), not one per organization.
+  const visible = await Promise.all(
+    shared.map(async ({ organizationId }) => {
+      const [organization, actor] = await Promise.all([ctx.loaders.organization.load(organizationId), organizationActor(ctx, organizationId)]);
+      return organization !== null && can(organizationPolicy, actor, 'listMembers', organization);
+    }),
+  );
+  const found = shared.find((_, i) => visible[i]);
+  if (!found) throw new NotFoundError(`User "${userId}" not found`);
+  return found.user;
 }
