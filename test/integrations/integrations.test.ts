@@ -174,6 +174,41 @@ describe('integrations', () => {
     expectOk(await guest.rest('GET', path(pub)));
   });
 
+  it("one installation (getIntegrationInstallationById, at its urls.location) and uninstalling it (uninstallIntegration): its organization's admins", async () => {
+    const { owner, other, member } = await world();
+    const name = uniqueName('single');
+    expectOk(await owner.admin.rest('POST', path(name), body(owner.organizationId, { visibility: 'public' })));
+    const installed = expectOk(await other.admin.rest('POST', `${path(name)}/installations`, { organization: other.organizationId }), 201);
+    const one = `${path(name)}/installations/${installed.id}`;
+    expect(installed.urls.location).toBe(`${h.config.apiUrl}${one.slice(3)}`);
+    // Those who see it in the list: the integration's owners, and the admins of its organization.
+    expect(expectOk(await other.admin.rest('GET', one), 200, 'getIntegrationInstallationById')).toEqual(installed);
+    expect(expectOk(await owner.admin.rest('GET', one), 200, 'getIntegrationInstallationById').id).toBe(installed.id);
+    const otherReader = await buildMember(h, other.organizationId, 'read');
+    const notFound = restError(await otherReader.rest('GET', one), 404);
+    expect(notFound).toBe(`Installation "${installed.id}" not found`);
+    restError(await member.rest('GET', one), 404);
+    restError(await other.admin.rest('GET', `${path(name)}/installations/nope`), 404);
+    restError(await other.admin.rest('GET', `${path(uniqueName('missing'))}/installations/${installed.id}`), 404);
+    restError(await other.admin.rest('GET', `${path(name)}/installations/${'x'.repeat(65)}`), 400, 'installationId');
+    const graph = gqlData(
+      await other.admin.gql('query($n: String!, $i: String!) { integrationInstallation(integrationName: $n, installationId: $i) { id target { organization } } }', { n: name, i: installed.id }),
+      'integrationInstallation',
+    );
+    expect(graph).toEqual({ id: installed.id, target: { organization: other.organizationId } });
+
+    // Uninstalling: the installation's organization's admins; its owners see it but it is not theirs.
+    restError(await owner.admin.rest('DELETE', one), 403);
+    restError(await otherReader.rest('DELETE', one), 404);
+    expectOk(await other.admin.rest('DELETE', one), 204);
+    restError(await other.admin.rest('GET', one), 404);
+    restError(await other.admin.rest('DELETE', one), 404);
+    expect(await h.db.integrationInstallation.count({ where: { integrationName: name } })).toBe(0);
+    // Installing again makes a new one.
+    const again = expectOk(await other.admin.rest('POST', `${path(name)}/installations`, { organization: other.organizationId }), 201);
+    expect(again.id).not.toBe(installed.id);
+  });
+
   it('installations: an admin installs it in their organization (once); its owners see all installations, others their own', async () => {
     const { owner, other, member } = await world();
     const name = uniqueName('installable');

@@ -152,6 +152,9 @@ describe('REST surface', () => {
         'GET /spaces/{spaceId}/change-requests/{changeRequestId}/commenters',
         // A user by ID, where User.urls.location points (GitBook's getUserById).
         'GET /users/{userId}',
+        // One installation, and uninstalling it (GitBook's getIntegrationInstallationById, uninstallIntegration).
+        'GET /integrations/{integrationName}/installations/{installationId}',
+        'DELETE /integrations/{integrationName}/installations/{installationId}',
       ],
     ).sort());
   });

@@ -4,7 +4,8 @@ import { authorize, can } from '../../core/authorization.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength } from '../../core/validate.ts';
-import { organizationActor, organizationFor } from '../organizations/index.ts';
+import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { organizationActor, organizationFor, organizationPolicy } from '../organizations/index.ts';
 import { ADMIN_ROLES } from '../organizations/index.ts';
 import { integrationFor } from './integration.service.ts';
 import { installationTargetPolicy, integrationPolicy } from './integration.policy.ts';
@@ -45,3 +46,39 @@ export async function listInstallations(ctx: Context, name: string, args: ListAr
   return paginate({ args, keys: ORDER, where, model: ctx.db.integrationInstallation });
 }
 
+
+const installationNotFound = (installationId: string) => new NotFoundError(`Installation "${installationId}" not found`);
+
+/**
+ * One installation (GitBook's getIntegrationInstallationById, where its `urls.location` points), to those
+ * who see it in the list: the integration's owners, and the admins of the organization it is installed
+ * in. Anyone else gets the 404 of an unknown ID.
+ */
+export async function getInstallation(ctx: Context, name: string, installationId: string) {
+  checkLength('installationId', installationId, 1, 64);
+  const integration = await integrationFor(ctx, name, 'read');
+  const installation = await ctx.db.integrationInstallation.findFirst({ where: { id: installationId, integrationName: integration.name } });
+  if (!installation) throw installationNotFound(installationId);
+  const [owner, organization, member] = await Promise.all([
+    organizationActor(ctx, integration.organizationId).then((actor) => can(integrationPolicy, actor, 'manage', integration)),
+    ctx.loaders.organization.load(installation.organizationId),
+    organizationActor(ctx, installation.organizationId),
+  ]);
+  if (!owner && !(organization && can(organizationPolicy, member, 'update', organization))) throw installationNotFound(installationId);
+  return installation;
+}
+
+/**
+ * GitBook's uninstallIntegration: the organization's admins remove the installation (its owners see it,
+ * but it is not theirs to remove: 403). The row goes; installing again makes a new one.
+ */
+export async function uninstallIntegration(ctx: Context, name: string, installationId: string): Promise<true> {
+  const installation = await getInstallation(ctx, name, installationId);
+  const organization = await ctx.loaders.organization.load(installation.organizationId);
+  const member = await organizationActor(ctx, installation.organizationId);
+  if (!organization || !can(organizationPolicy, member, 'update', organization)) {
+    throw new ForbiddenError("Only the admins of the installation's organization can uninstall it");
+  }
+  await ctx.db.integrationInstallation.deleteMany({ where: { id: installation.id } });
+  return true;
+}

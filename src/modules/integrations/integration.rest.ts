@@ -16,4 +16,18 @@ export const integrationRoutes: RouteTable = {
     tags,
     addition: "GitBook's installIntegration: how an organization gets an installation",
   },
+  'Query.integrationInstallation': {
+    operationId: 'getIntegrationInstallationById',
+    method: 'GET',
+    path: '/integrations/{integrationName}/installations/{installationId}',
+    tags,
+    addition: "GitBook's getIntegrationInstallationById (where an installation's urls.location points)",
+  },
+  'Mutation.uninstallIntegration': {
+    method: 'DELETE',
+    path: '/integrations/{integrationName}/installations/{installationId}',
+    status: 204,
+    tags,
+    addition: "GitBook's uninstallIntegration",
+  },
 };

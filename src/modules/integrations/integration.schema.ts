@@ -7,7 +7,7 @@ import { can } from '../../core/authorization.ts';
 import { signedFileUrl } from '../content/index.ts';
 import { OrganizationRef } from '../organizations/index.ts';
 import { organizationActor } from '../organizations/index.ts';
-import { installIntegration, listInstallations } from './installation.service.ts';
+import { getInstallation, installIntegration, listInstallations, uninstallIntegration } from './installation.service.ts';
 import { integrationPolicy } from './integration.policy.ts';
 import {
   BASE64,
@@ -196,6 +196,10 @@ const namePath = builder.args((t) => ({
   integrationName: t.string({ required: true, description: 'Name of the integration (at most 100: letters, digits, "-", "_", ".")', extensions: nameBounds }),
 }));
 
+const installationPath = builder.args((t) => ({
+  installationId: t.string({ required: true, description: 'ID of the installation', extensions: constrained({ minLength: 1, maxLength: 64 }) }),
+}));
+
 builder.queryFields((t) => ({
   integrations: t.field({
     type: IntegrationList,
@@ -225,6 +229,12 @@ builder.queryFields((t) => ({
     description: "An integration's installations: all of them for its owners, else those of organizations the caller administers",
     args: { ...namePath, ...listArgs, externalId: t.arg.string({ description: 'Only those with this external ID', extensions: constrained({ minLength: 1, maxLength: 200 }) }) },
     resolve: (_root, { integrationName, ...args }, ctx) => listInstallations(ctx, integrationName, args),
+  }),
+  integrationInstallation: t.field({
+    type: InstallationRef,
+    description: "An installation: to the integration's owners and the admins of its organization",
+    args: { ...namePath, ...installationPath },
+    resolve: (_root, args, ctx) => getInstallation(ctx, args.integrationName, args.installationId),
   }),
 }));
 
@@ -282,6 +292,11 @@ builder.mutationFields((t) => ({
     description: 'Install an integration in an organization the caller administers (GitBook\'s installIntegration)',
     args: { ...namePath, organization: t.arg.string({ required: true, description: 'ID of the organization' }) },
     resolve: (_root, { integrationName, organization }, ctx) => installIntegration(ctx, integrationName, { organization }),
+  }),
+  uninstallIntegration: t.boolean({
+    description: "Uninstall an integration from an organization (its admins; GitBook's uninstallIntegration)",
+    args: { ...namePath, ...installationPath },
+    resolve: (_root, args, ctx) => uninstallIntegration(ctx, args.integrationName, args.installationId),
   }),
 }));
 
