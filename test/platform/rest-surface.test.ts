@@ -155,6 +155,8 @@ describe('REST surface', () => {
         // One installation, and uninstalling it (GitBook's getIntegrationInstallationById, uninstallIntegration).
         'GET /integrations/{integrationName}/installations/{installationId}',
         'DELETE /integrations/{integrationName}/installations/{installationId}',
+        // Sorting a site's sections and section groups (GitBook's sortSiteStructure).
+        'PATCH /orgs/{organizationId}/sites/{siteId}/structure/sort',
       ],
     ).sort());
   });

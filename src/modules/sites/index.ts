@@ -9,6 +9,7 @@ import './site-space.schema.ts';
 import './site-redirects.schema.ts';
 import './published-lookup.schema.ts';
 import './site-permissions.schema.ts';
+import './site-structure.schema.ts';
 import type { DomainModule } from '../domain-module.ts';
 import { removeSpacesFromSites } from './site-spaces.ts';
 import { siteRoutes } from './sites.rest.ts';

@@ -94,7 +94,7 @@ builder.queryFields((t) => ({
 }));
 
 /** A top-level item of a site's navigation: a section, or a group of sections. */
-const SiteStructureItem = builder.unionType('SiteStructureItem', {
+export const SiteStructureItem = builder.unionType('SiteStructureItem', {
   description: 'A section or a section group at the top level of the navigation',
   types: [SiteSectionRef, SiteSectionGroupRef],
   resolveType: (item) => ('path' in item ? SiteSectionRef : SiteSectionGroupRef),

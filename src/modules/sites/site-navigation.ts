@@ -167,3 +167,30 @@ export async function removeSections(tx: Tx, siteId: string, sectionIds: string[
   const next = [...before.slice(at + 1), ...before.slice(0, at)].find((s) => !sectionIds.includes(s.id));
   if (next) await tx.siteSection.update({ where: { id: next.id }, data: { isDefault: true } });
 }
+
+export type StructurePointer = { type: 'site-section' | 'site-section-group'; id: string };
+
+/**
+ * GitBook's sortSiteStructure: a new key for `item` before or after `target`, a sibling at the same level
+ * — among the top level's sections and groups, or among the sections of the item's group —, or with no
+ * target the end of that level. The level never changes (moving between the top level and a group is
+ * the section's own operation), so a target elsewhere is a 400. `groupId`: the level (null: the top).
+ */
+export function siblingSort(
+  nav: Navigation,
+  item: StructurePointer,
+  side: 'before' | 'after' | null,
+  target: StructurePointer | null,
+  field: string,
+): { groupId: string | null; key: string } {
+  const groupId = item.type === 'site-section' ? findSection(nav, item.id).sectionGroupId : (findGroup(nav, item.id), null);
+  const siblings = groupId
+    ? inGroup(nav, groupId).map((s) => ({ ...s, type: 'site-section' }))
+    : topLevel(nav).map((s) => ({ id: s.id, key: s.key, type: s.kind === 'section' ? 'site-section' : 'site-section-group' }));
+  if (!side || !target) return { groupId, key: keyAtEnd(siblings.filter((s) => s.id !== item.id)) };
+  if (target.id === item.id) throw new BadRequestError(`Invalid "${field}": an item cannot be placed beside itself`);
+  if (!siblings.some((s) => s.id === target.id && s.type === target.type)) {
+    throw new BadRequestError(`Invalid "${field}": no ${target.type} "${target.id}" beside the item (sorting keeps an item at its level)`);
+  }
+  return { groupId, key: keyBeside(siblings, target.id, side, item.id) };
+}
