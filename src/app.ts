@@ -7,8 +7,10 @@ import { createContext, type AppServices } from './core/context.ts';
 import { boundedParserCache } from './graphql/document-cache.ts';
 import { useCompiledExecution, useInputErrorCodes, useNoNulInput } from './graphql/execution.ts';
 import { useGraphqlLimits } from './graphql/limits.ts';
+import { useVisitorProjection } from './graphql/visitor-projection.ts';
 import { apiReferenceRoutes } from './http/api-reference.ts';
 import { useBodyLimit } from './http/body-limit.ts';
+import { refuseInvalidHost } from './http/client-errors.ts';
 import { corsOption, useCorsVary } from './http/cors.ts';
 import { maskKeepingCause, useUnexpectedErrorLog } from './http/error-log.ts';
 import { healthRoute } from './http/health.ts';
@@ -31,7 +33,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { configureContentCache, urlSigningKey } from './modules/content/index.ts';
 import { userForToken } from './modules/users/index.ts';
-import { looksLikeJwt, SITE_READER_FIELDS, siteReaderForToken } from './modules/sites/index.ts';
+import { looksLikeJwt, SITE_READER_FIELDS, siteReaderForToken, VISITOR_PROJECTION } from './modules/sites/index.ts';
 import { useRestApi } from './rest/plugin.ts';
 import { adminRootFieldsOf, edgeRoutesOf, publicRootFieldsOf } from './rest/route-table.ts';
 import { moduleHttpRoutes, restRoutes, schema } from './schema.ts';
@@ -96,7 +98,9 @@ export function createApp(options: AppOptions) {
   const metrics = config.metricsToken
     ? useMetrics({ token: config.metricsToken, pool: options.database.pool, queueDepth: () => queueDepth(services.db) })
     : null;
-  const rest = useRestApi({ basePath: REST_BASE_PATH, routes: restRoutes, apiUrl: config.apiUrl, logger, maxInputDepth: config.limits.maxInputDepth });
+  const publicRootFields = publicRootFieldsOf(restRoutes);
+  const visitors = { projection: VISITOR_PROJECTION, publicRootFields };
+  const rest = useRestApi({ basePath: REST_BASE_PATH, routes: restRoutes, apiUrl: config.apiUrl, logger, maxInputDepth: config.limits.maxInputDepth, visitors });
 
   // Every endpoint that is no root field, in one table: the app's own, then the modules'.
   const pageMemory = new PageMemory({ trustProxy: config.trustProxy, logger, now: () => services.clock.now().getTime(), rateLimit: rateLimit?.countPage ?? null, observe: metrics?.observe });
@@ -162,13 +166,15 @@ export function createApp(options: AppOptions) {
           viewerForToken: (token) => userForToken(services.db, token, services.clock.now()),
           adminToken: config.adminToken,
           adminRootFields: adminRootFieldsOf(restRoutes),
-          publicRootFields: publicRootFieldsOf(restRoutes),
+          publicRootFields,
           siteReaders: {
             looksLikeToken: looksLikeJwt,
             readerForToken: (token) => siteReaderForToken(services.db, token, services.clock.now()),
             rootFields: SITE_READER_FIELDS,
           },
         }),
+        // What a published site's visitor sees of any answer (after authentication: it reads who calls).
+        useVisitorProjection(visitors),
         useRequestCaller(),
         ...(rateLimit ? [rateLimit.afterAuthentication] : []),
         useHttpRoutes(),
@@ -188,10 +194,12 @@ export function createApp(options: AppOptions) {
     fetch: yoga.fetch,
     yoga,
     /**
-     * The server's request handler: public pages of published sites from memory when it holds them
-     * (http/page-memory.ts), everything else through the pipeline.
+     * The server's request handler: a request whose Host is no valid host is a 400 (client-errors.ts);
+     * public pages of published sites come from memory when it holds them (http/page-memory.ts),
+     * everything else goes through the pipeline.
      */
     handleNodeRequest: (req: IncomingMessage, res: ServerResponse) => {
+      if (refuseInvalidHost(req, res)) return;
       if (!pageMemory.serve(req, res, yoga)) void yoga(req, res);
     },
     pageMemory,

@@ -3,6 +3,7 @@ import { builder } from './graphql/builder.ts';
 import { withDatabaseConflicts } from './graphql/database-conflicts.ts';
 import { withDeclaredConstraints } from './graphql/declared-constraints.ts';
 import { withStablePaths } from './graphql/stable-paths.ts';
+import { withVisitorValues } from './graphql/visitor-projection.ts';
 import './graphql/scalars.ts';
 import type { JobHandler } from './jobs/job-runner.ts';
 import type { AppServices } from './core/context.ts';
@@ -23,7 +24,7 @@ import { membersModule } from './modules/members/index.ts';
 import { openApiSpecsModule } from './modules/openapi-specs/index.ts';
 import { organizationsModule } from './modules/organizations/index.ts';
 import { searchModule } from './modules/search/index.ts';
-import { sitesModule } from './modules/sites/index.ts';
+import { sitesModule, VISITOR_PROJECTION } from './modules/sites/index.ts';
 import { publishedModule } from './modules/published/index.ts';
 import { readerModule } from './modules/reader/index.ts';
 import { appUrlsModule } from './modules/app-urls/index.ts';
@@ -65,9 +66,13 @@ const modules: DomainModule[] = [
  * The whole schema. Root fields check the constraints declared on their arguments first (the ones the
  * OpenAPI document states), see declared-constraints.ts; database conflicts in any root field answer 409
  * (or are retried), see database-conflicts.ts; resolvers see response paths as graphql-js builds them,
- * see stable-paths.ts.
+ * see stable-paths.ts; a published site's visitors get their own value of the fields the visitor
+ * projection answers so (permissions, counts of review work), see visitor-projection.ts.
  */
-export const schema = withDatabaseConflicts(withStablePaths(withDeclaredConstraints(builder.toSchema({ sortSchema: true }))));
+export const schema = withVisitorValues(
+  withDatabaseConflicts(withStablePaths(withDeclaredConstraints(builder.toSchema({ sortSchema: true })))),
+  VISITOR_PROJECTION,
+);
 
 // Each module's handlers of other modules' events (core/domain-events.ts), once.
 for (const module of modules) if (module.events) subscribeToDomainEvents(module.events);

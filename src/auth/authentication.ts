@@ -1,10 +1,10 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ForbiddenError, UnauthenticatedError } from '../core/errors.ts';
 import type { SiteReader, Viewer } from '../core/viewer.ts';
 import { refusal } from '../http/refusal.ts';
 import { findRequestState, requestStateOf, type RequestAuth } from '../http/request-state.ts';
+import { rootFieldNames } from '../lib/operation-root-fields.ts';
 import { bearerToken } from '../lib/tokens.ts';
 
 export type { RequestAuth } from '../http/request-state.ts';
@@ -34,29 +34,6 @@ export interface AuthenticationOptions {
 const ADMIN_ONLY = 'The admin token can only call instance administration routes';
 const SITE_READER_ONLY = "A published site's apiToken reads that site's published content only";
 const INTROSPECTION_FIELDS: ReadonlySet<string> = new Set(['__schema', '__type', '__typename']);
-
-/** Names of the root fields an operation selects, through fragments too. */
-function rootFieldNames(document: DocumentNode, operationName: string | null | undefined): string[] {
-  const operation = getOperationAST(document, operationName);
-  if (!operation) return [];
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  const names: string[] = [];
-  const seen = new Set<string>();
-  const visit = (set: SelectionSetNode) => {
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) names.push(selection.name.value);
-      else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet);
-      else if (!seen.has(selection.name.value)) {
-        seen.add(selection.name.value);
-        const fragment = fragments.get(selection.name.value);
-        if (fragment) visit(fragment.selectionSet);
-      }
-    }
-  };
-  visit(operation.selectionSet);
-  return names;
-}
 
 /** The 401 of an operation sent with no token, with the challenge header a 401 carries. */
 function anonymousRefusal(): UnauthenticatedError {

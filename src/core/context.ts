@@ -27,6 +27,16 @@ export interface Context extends AppServices {
   door: OperationDoor;
   /** The holder of a published site's `apiToken` (no user): reads that site's published content only. */
   siteReader: SiteReader | null;
+  /**
+   * Set when the operation answers as a published site's visitor (graphql/visitor-projection.ts): a
+   * site's apiToken, or the published-content roots anyone may call. Fields answer the visitor's view.
+   */
+  visitorView?: boolean;
+  /**
+   * The visitors an operation's published-content roots let in (`publishedPage`), by site: the claims
+   * fields beneath them answer for (sites/site-readers.ts `readerOfSite`).
+   */
+  visitors?: Map<string, SiteReader>;
   loaders: Loaders;
 }
 

@@ -2,6 +2,8 @@ import { Kind, parse, printType, type ExecutionArgs, type GraphQLSchema, type Ob
 import type { Plugin } from 'graphql-yoga';
 import { filterSchema } from '@graphql-tools/utils';
 import { useSofa } from 'sofa-api';
+import type { Context } from '../core/context.ts';
+import { answersAsVisitor, projectedDocument, type VisitorProjectionOptions } from '../graphql/visitor-projection.ts';
 import { isMaskedError, logUnexpectedErrors } from '../http/error-log.ts';
 import type { HttpRoute } from '../http/http-route.ts';
 import { refusal } from '../http/refusal.ts';
@@ -23,6 +25,8 @@ export interface RestOptions {
   logger: Logger;
   /** JSON bodies nesting deeper than this are refused (400). */
   maxInputDepth: number;
+  /** What a published site's visitor sees: a route run for one answers in the visitor's shape. */
+  visitors: VisitorProjectionOptions;
 }
 
 /** What the REST door knows of a request, from the plugin to execution and back (kept per request state). */
@@ -106,19 +110,25 @@ export function useRestApi(options: RestOptions): { plugin: Plugin; documentRout
     const fieldName = (operation.selectionSet.selections[0] as { name: { value: string } }).name.value;
     const route = routeByField.get(`${rootType.name}.${fieldName}`)!;
     state.route = route;
+    // A visitor's answer leaves out what they may not see (graphql/visitor-projection.ts), rather than
+    // being refused as a GraphQL operation selecting it is: the route's shape is SOFA's, not theirs.
+    const document = answersAsVisitor(args.contextValue as Context, [fieldName], options.visitors.publicRootFields)
+      ? projectedDocument(fullSchema, args.document, options.visitors.projection)
+      : args.document;
+    const executed = document === args.document ? operation : (document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode);
     // SOFA's variables hold the path parameters only: it never saw a body or a query string.
     const variableValues = requestVariables(fullSchema, operation, route, args.variableValues ?? {}, state);
     const shape = (result: any) => {
       if (result?.data) {
         state.rawJson = new RawJsonSlots();
-        omitAbsentFields(result.data, operation, rootType, state.rawJson);
+        omitAbsentFields(result.data, executed, rootType, state.rawJson);
         if (route.answer && result.data[fieldName]) result.data[fieldName] = route.answer(result.data[fieldName], state.query);
         state.location = locationOf(result.data[fieldName]);
         if (route.resetContentWhenTrue) state.resetContent = result.data[fieldName] === true;
       }
       return result;
     };
-    const result = enveloped.execute({ ...args, schema: fullSchema, variableValues });
+    const result = enveloped.execute({ ...args, document, schema: fullSchema, variableValues });
     return typeof result?.then === 'function' ? result.then(shape) : shape(result);
   }
 

@@ -1,10 +1,8 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import type { AppServices } from '../../src/core/context.ts';
-import { answerClientErrors } from '../../src/http/client-errors.ts';
+import { listen } from '../support/listener.ts';
 import { readerAssets } from '../../src/modules/reader/reader-assets.ts';
 import { moduleHttpRoutes, restRoutes, schema } from '../../src/schema.ts';
 import { expectOk } from '../support/assertions.ts';
@@ -178,7 +176,7 @@ describe('every route with malformed input', () => {
 
       // Over the wire, Node's parser caps the request line and headers (16 KiB): huge cookies and URLs
       // are a 431 before any handler, and the server goes on answering.
-      const wire = await listen();
+      const wire = await listen(h);
       try {
         const page = `${world.sitePath}/getting-started`;
         for (const size of [100_000, 1_000_000]) {
@@ -306,29 +304,3 @@ async function sendProbe(probe: HttpProbe): Promise<Response> {
   return h.app.fetch(probe.url, { method: probe.method, headers: probe.headers, body: probe.body, redirect: 'manual' });
 }
 
-/** The app on a real listener (as src/server.ts serves it), and raw requests to it (as to BASE's host: published URLs are looked up by host). */
-async function listen() {
-  const server: Server = createServer(h.app.handleNodeRequest);
-  answerClientErrors(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const send = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
-    new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { host: new URL(BASE).host, ...headers, connection: 'close', ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-        res.on('error', reject);
-      });
-      // The server may answer (431, 413) and close before reading all we send: a reset without an answer
-      // is reported as status 0 (the assertions then name it).
-      req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? setTimeout(() => resolve({ status: 0, text: error.code! }), 500) : reject(error)));
-      req.end(body);
-    });
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return { send, close };
-}

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../src/core/pagination.ts';
 import { buildMember, buildOrganization, buildSpace } from '../factories.ts';
 import { expectOk, gqlError, restError } from '../support/assertions.ts';
-import { useHarness } from '../support/harness.ts';
+import { buildAdaptiveSite } from '../support/adaptive-site.ts';
+import { anonymous, useHarness } from '../support/harness.ts';
+import { listen } from '../support/listener.ts';
 
 /**
  * The defects a hostile probe of every route found (issue "Security: one request stops the server …"),
@@ -187,5 +189,42 @@ describe('a write that changes nothing is still a write', () => {
     // The same empty updates by those who may write answer the record as it is.
     expect(expectOk(await admin.rest('PATCH', crPath, {})).subject).toBe('Probe');
     expect(expectOk(await admin.rest('PUT', `${crPath}/comments/${comment.id}`, {})).id).toBe(comment.id);
+  });
+});
+
+describe('bytes that reached a 500 on the anonymous surface (issue 36 §3)', () => {
+  it('a NUL in a published path: the reader 404s, the URL lookup and the page API are a 400 naming the url', async () => {
+    const world = await buildAdaptiveSite(h);
+    const path = new URL(world.base).pathname;
+    for (const tail of ['%00', 'a%00b', `${'%00'.repeat(3)}/x`]) {
+      const page = await h.app.fetch(`http://localhost:4000${path}/${tail}`);
+      expect(page.status, tail).toBe(404);
+      expect(page.headers.get('content-type'), tail).toContain('text/html');
+      for (const url of [`${world.base}/${tail}`, `${world.base}/?shareKey=%00`]) {
+        restError(await anonymous(h).rest('POST', '/v1/urls/published', { url }), 400, url.includes('shareKey') ? 'shareKey' : 'url');
+        restError(await anonymous(h).rest('GET', `/v1/urls/published?url=${encodeURIComponent(url)}`), 400);
+        restError(await anonymous(h).rest('GET', `/v1/published-page?url=${encodeURIComponent(url)}`), 400);
+      }
+    }
+    // A raw NUL in the query string is refused before any lookup.
+    restError(await anonymous(h).rest('GET', `/v1/published-page?url=${encodeURIComponent(`${world.base}/\u0000`)}`), 400);
+  });
+
+  it('a Host that is no valid host is a 400 with the error body on every route, /healthz included; valid ones are served', async () => {
+    const wire = await listen(h);
+    try {
+      for (const host of ['127.0.0.1:4000:99999', 'a b', 'localhost:99999', 'a/b', 'user@localhost', '[::1', 'a?b', 'a#b']) {
+        for (const path of ['/healthz', '/v1/orgs', '/graphql', '/s/x/y/']) {
+          const res = await wire.send('GET', path, { host });
+          expect(res.status, `${host} ${path}: ${res.text}`).toBe(400);
+          expect(JSON.parse(res.text).error, host).toMatchObject({ code: 400, message: expect.stringContaining('Host') });
+        }
+      }
+      for (const host of ['localhost:4000', '127.0.0.1', '[::1]:4000', 'docs.example.com', 'under_score.internal:8080']) {
+        expect((await wire.send('GET', '/healthz', { host })).status, host).toBe(200);
+      }
+    } finally {
+      await wire.close();
+    }
   });
 });

@@ -67,10 +67,10 @@ describe('space policy (docs/api/spaces.md, "Access levels" and "Deletion")', ()
 
   it('the permissions object is the policy, key by key', () => {
     const of = (actor: ContentActor, record = records.space) => permissionsOf(spacePolicy, actor, record, SPACE_PERMISSIONS);
-    expect(of(actors.reader)).toEqual({ access: true, admin: false, edit: false, comment: false, merge: false, review: false });
-    expect(of(actors.editor)).toEqual({ access: true, admin: false, edit: true, comment: true, merge: false, review: false });
-    expect(of(actors.reviewer)).toEqual({ access: true, admin: false, edit: true, comment: true, merge: true, review: true });
-    expect(of(actors['space admin'])).toEqual({ access: true, admin: true, edit: true, comment: true, merge: true, review: true });
-    expect(of(actors['no level'])).toEqual({ access: false, admin: false, edit: false, comment: false, merge: false, review: false });
+    expect(of(actors.reader)).toEqual({ view: true, access: true, admin: false, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: false, merge: false, review: false, installIntegration: false });
+    expect(of(actors.editor)).toEqual({ view: true, access: true, admin: false, viewInviteLinks: false, edit: true, triggerGitSync: false, comment: true, merge: false, review: false, installIntegration: false });
+    expect(of(actors.reviewer)).toEqual({ view: true, access: true, admin: false, viewInviteLinks: false, edit: true, triggerGitSync: true, comment: true, merge: true, review: true, installIntegration: false });
+    expect(of(actors['space admin'])).toEqual({ view: true, access: true, admin: true, viewInviteLinks: true, edit: true, triggerGitSync: true, comment: true, merge: true, review: true, installIntegration: true });
+    expect(of(actors['no level'])).toEqual({ view: false, access: false, admin: false, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: false, merge: false, review: false, installIntegration: false });
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildMember, buildOrganization, buildSpace } from '../factories.ts';
 import { expectOk, gqlData, restError } from '../support/assertions.ts';
 import { refusalMatrix, type RefusalOp } from '../support/refusals.ts';
-import { useHarness, type Caller } from '../support/harness.ts';
+import { anonymous, callerFor, useHarness, type Caller } from '../support/harness.ts';
 
 const h = useHarness();
 
@@ -224,34 +224,43 @@ describe('share links and who reads a published site', () => {
     expect(expectOk(await admin.rest('GET', links)).items).toEqual([]);
   });
 
-  it('a share-link site opens to non-members only with an active link\'s key, once published; public sites to anyone', async () => {
+  it("a site's published profile and sections are its organization's; strangers read a published site through the URL lookup, a share-link site with an active link's key", async () => {
     const { admin, o, base, site } = await world();
     const stranger = (await buildOrganization(h, 'Strangers')).admin;
     const read = (caller: Caller, suffix: string) => caller.rest('GET', `${base}/${suffix}`);
     expectOk(await admin.rest('PATCH', base, { visibility: 'share-link' }));
     const link = expectOk(await admin.rest('POST', `${base}/share-links`, { name: 'Partners' }), 201);
     const key = new URL(link.urls.published).searchParams.get('shareKey')!;
+    const siteUrl = `${h.config.publishedUrl}/${o}/${site.id}/`;
+    const lookup = (url: string) => anonymous(h).rest('POST', '/v1/urls/published', { url });
     // Unpublished: closed even with the key.
     restError(await read(stranger, `published?shareKey=${key}`), 404);
+    restError(await lookup(`${siteUrl}?shareKey=${key}`), 404);
     expectOk(await admin.rest('POST', `${base}/publish`));
-    for (const suffix of ['published', 'sections', 'published?shareKey=wrong', `sections?shareKey=${key}x`]) restError(await read(stranger, suffix), 404);
-    const profile = expectOk(await read(stranger, `published?shareKey=${key}`), 200, 'getPublishedContentSite');
-    expect(profile).toMatchObject({ object: 'published-content-site', site: { id: site.id, title: 'Docs' }, structure: { type: 'sections' } });
-    expect(expectOk(await read(stranger, `sections?shareKey=${key}`)).items.map((s: any) => s.title)).toEqual(['Alpha', 'Beta', 'Gamma']);
-    // Members of the site's organization only, for everything else; an inactive link opens nothing.
+    // The management routes stay the organization's, key or not, published or not (issue 36 §2).
+    for (const suffix of ['published', 'sections', 'structure', 'site-spaces', `published?shareKey=${key}`, `sections?shareKey=${key}`]) restError(await read(stranger, suffix), 404);
     restError(await stranger.rest('GET', base), 404);
     restError(await stranger.rest('GET', `${base}/share-links`), 404);
+    // The published API opens it with the key: the apiToken reads the profile, with the key in it.
+    restError(await lookup(siteUrl), 404);
+    const found = expectOk(await lookup(`${siteUrl}?shareKey=${key}`));
+    const visitor = callerFor(h, found.apiToken);
+    const profile = expectOk(await read(visitor, 'published'), 200, 'getPublishedContentSite');
+    expect(profile).toMatchObject({ object: 'published-content-site', site: { id: site.id, title: 'Docs' }, structure: { type: 'sections' } });
+    expect(profile.structure.structure.map((s: any) => s.title)).toEqual(['Alpha', 'Beta', 'Gamma']);
+    // An inactive link closes the lookup and the token at once.
     expectOk(await admin.rest('PATCH', `${base}/share-links/${link.id}`, { active: false }));
-    restError(await read(stranger, `published?shareKey=${key}`), 404);
+    restError(await read(visitor, 'published'), 404);
+    restError(await lookup(`${siteUrl}?shareKey=${key}`), 404);
     // A key of another site opens nothing here.
     const other = expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites`, { title: 'Other', visibility: 'share-link' }), 201);
     const otherLink = expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites/${other.id}/share-links`, { name: 'x' }), 201);
-    restError(await read(stranger, `published?shareKey=${new URL(otherLink.urls.published).searchParams.get('shareKey')}`), 404);
-    // Public and unlisted published sites: anyone; visitor-auth: members only.
+    restError(await lookup(`${siteUrl}?shareKey=${new URL(otherLink.urls.published).searchParams.get('shareKey')}`), 404);
+    // Public and unlisted published sites: anyone through the lookup; still members only through these routes.
     for (const visibility of ['public', 'unlisted']) {
       expectOk(await admin.rest('PATCH', base, { visibility }));
-      expectOk(await read(stranger, 'published'));
-      expectOk(await read(stranger, 'sections'));
+      expectOk(await lookup(siteUrl));
+      restError(await read(stranger, 'published'), 404);
     }
     expectOk(await admin.rest('PATCH', base, { visibility: 'visitor-auth' }));
     restError(await read(stranger, 'published'), 404);
@@ -527,8 +536,10 @@ describe('the GraphQL door, every site operation', () => {
     });
     const stranger = (await buildOrganization(h, 'Visitors')).admin;
     const key = new URL(link.urls.published).searchParams.get('shareKey');
-    const visited = gqlData(await stranger.gql('query($o: String!, $s: String!, $k: String) { publishedSite(organizationId: $o, siteId: $s, shareKey: $k) { site { title } } }', { o, s, k: key }), 'publishedSite');
-    expect(visited).toEqual({ site: { title: 'Walk' } });
+    // A stranger reads no site through its management fields, key or not (the published API is theirs).
+    const refused = await stranger.gql('query($o: String!, $s: String!, $k: String) { publishedSite(organizationId: $o, siteId: $s, shareKey: $k) { site { title } } }', { o, s, k: key });
+    expect(refused.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(gqlData(await admin.gql('query($o: String!, $s: String!) { publishedSite(organizationId: $o, siteId: $s) { site { title } } }', { o, s }), 'publishedSite')).toEqual({ site: { title: 'Walk' } });
     expect(await q('deleteSiteShareLink', 'mutation($o: String!, $s: String!, $l: String!) { deleteSiteShareLink(organizationId: $o, siteId: $s, shareLinkId: $l) }', { s, l: link.id })).toBe(true);
     const schema = { type: 'object', properties: { beta: { type: 'boolean', description: 'Beta' } }, additionalProperties: false };
     expect((await q('updateSiteAdaptiveSchema', 'mutation($o: String!, $s: String!, $j: JSON!) { updateSiteAdaptiveSchema(organizationId: $o, siteId: $s, jsonSchema: $j) { jsonSchema } }', { s, j: schema })).jsonSchema).toEqual(schema);

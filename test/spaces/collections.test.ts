@@ -308,7 +308,7 @@ describe('PATCH /collections/{id} (updateCollectionById)', () => {
     restError(await reader.rest('PATCH', `/v1/spaces/${space.id}`, { title: 'Nope' }), 403);
     expectOk(await admin.rest('PATCH', collectionPath(collection.id), { defaultLevel: 'edit' }), 200, 'updateCollectionById');
     expect((await reader.rest('GET', `/v1/spaces/${space.id}`)).body.permissions).toEqual({
-      access: true, admin: false, edit: true, comment: true, merge: false, review: false,
+      view: true, access: true, admin: false, viewInviteLinks: false, edit: true, triggerGitSync: false, comment: true, merge: false, review: false, installIntegration: false,
     });
     expect((await reader.rest('PATCH', `/v1/spaces/${space.id}`, { title: 'Yes' })).body.title).toBe('Yes');
     // Still not an admin: access settings stay refused.

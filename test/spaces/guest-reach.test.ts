@@ -5,24 +5,13 @@
 // share their resolvers and rules (SOFA runs each REST route as its GraphQL root field), so the table's
 // routes stand for both doors.
 import { describe, expect, it } from 'vitest';
-import { restRoutes } from '../../src/schema.ts';
 import { buildMember, buildOrganization, buildSpace } from '../factories.ts';
 import { buildFuzzWorld } from '../support/fuzz-world.ts';
 import { expectOk } from '../support/assertions.ts';
-import { BASE, useHarness, type Caller } from '../support/harness.ts';
+import { useHarness, type Caller } from '../support/harness.ts';
+import { leaksOf, walkReads, type ReadAnswer } from '../support/read-walk.ts';
 
 const h = useHarness();
-
-/** Every read: the routes of `Query` root fields, whatever their method. */
-const READ_ROUTES = Object.entries(restRoutes)
-  .filter(([key]) => key.startsWith('Query.'))
-  .map(([, route]) => route);
-
-/** What the reads that take a body are asked: a word of the secret space; the site's published address. */
-const bodyOf = (path: string, ids: Record<string, string>, organizationId: string) =>
-  path.endsWith('/search') ? { query: 'quixotic' } : path === '/urls/published' ? { url: `${BASE}/${organizationId}/${ids.siteId}/` } : {};
-const fill = (path: string, ids: Record<string, string>) =>
-  `/v1${path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(ids[name] ?? 'unknown0000000000001'))}`;
 
 async function world() {
   const { admin, organizationId: o } = await buildOrganization(h, 'Walked');
@@ -47,28 +36,14 @@ async function world() {
 /** Everything the guest must never read, as it appears in an answer. */
 const markersOf = (w: Awaited<ReturnType<typeof world>>) => [w.secret.id, 'Quixotic', w.ids.collectionId, w.ids.teamId, w.ids.siteId, w.ids.shareLinkId];
 
-/** Walks every GET route as `caller` with `ids`; returns the answers by route path. */
-async function walk(caller: Caller, ids: Record<string, string>) {
-  const answers: { path: string; url: string; given: string; status: number; text: string }[] = [];
-  for (const route of READ_ROUTES) {
-    // Search routes need a query; the one asked for is a word of the secret space.
-    const get = route.method === 'GET';
-    const url = fill(route.path, ids) + (get && route.path.endsWith('/search') ? '?query=quixotic' : '');
-    const body = get ? undefined : bodyOf(route.path, ids, ids.organizationId);
-    const res = await caller.rest(route.method, url, body);
-    answers.push({ path: route.path, url, given: `${url} ${JSON.stringify(body ?? null)}`, status: res.status, text: res.text });
-  }
-  return answers;
-}
-
 describe('a guest given one space reads exactly that space, through every route', () => {
   it('before the grant nothing of the space opens; with it, its routes do and nothing else; removing it closes them all', { timeout: 120_000 }, async () => {
     const w = await world();
     const s = w.ids.spaceId;
-    const spaceRoutes = (answers: Awaited<ReturnType<typeof walk>>) => answers.filter((a) => a.path.includes('{spaceId}'));
-    const leaks = (answers: Awaited<ReturnType<typeof walk>>) =>
-      // (A 404 echoing an ID the caller gave, in the path or the body, tells them nothing.)
-      answers.filter((a) => markersOf(w).some((marker) => a.text.includes(marker) && !a.given.includes(marker))).map((a) => `${a.url} → ${a.status}: ${a.text.slice(0, 200)}`);
+    const spaceRoutes = (answers: ReadAnswer[]) => answers.filter((a) => a.path.includes('{spaceId}'));
+    // (A 404 echoing an ID the caller gave, in the path or the body, tells them nothing.)
+    const leaks = (answers: ReadAnswer[]) => leaksOf(answers, markersOf(w));
+    const walk = (caller: Caller, ids: Record<string, string>) => walkReads(caller, ids, 'quixotic');
 
     const before = await walk(w.guest, w.ids);
     expect(spaceRoutes(before).filter((a) => a.status < 400).map((a) => a.url)).toEqual([]);

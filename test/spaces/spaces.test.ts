@@ -12,7 +12,7 @@ const h = useHarness();
 
 const SPACE = `object id title emoji visibility createdAt updatedAt deletedAt editMode mergeRules urls { location app published public icon }
   organization parent revision defaultLevel comments changeRequests changeRequestsOpen changeRequestsDraft
-  permissions { access admin edit comment merge review }`;
+  permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration }`;
 const UNKNOWN_ORG = 'unknownOrg0000000001';
 const UNKNOWN_SPACE = 'unknownSpace00000001';
 const UNKNOWN_USER = 'unknownUser000000001';
@@ -167,7 +167,7 @@ describe('POST /orgs/{o}/spaces (createSpace)', () => {
       changeRequests: 0,
       changeRequestsOpen: 0,
       changeRequestsDraft: 0,
-      permissions: { access: true, admin: true, edit: true, comment: true, merge: true, review: true },
+      permissions: { view: true, access: true, admin: true, viewInviteLinks: true, edit: true, triggerGitSync: true, comment: true, merge: true, review: true, installIntegration: true },
     });
     expect(res.headers.get('location')).toBe(body.urls.location);
     const revision = await h.db.revision.findUnique({ where: { id: body.revision } });
@@ -211,7 +211,7 @@ describe('POST /orgs/{o}/spaces (createSpace)', () => {
       object: 'space', title: 'Graph', emoji: '🚀', visibility: 'private', deletedAt: null, editMode: 'live', organization: o, parent: null,
       defaultLevel: 'read', comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0,
       urls: { location: `${h.config.apiUrl}/spaces/${data.id}`, published: null, public: null },
-      permissions: { access: true, admin: true, edit: true, comment: true, merge: true, review: true },
+      permissions: { view: true, access: true, admin: true, viewInviteLinks: true, edit: true, triggerGitSync: true, comment: true, merge: true, review: true, installIntegration: true },
     });
     expect(await h.db.revision.count({ where: { id: data.revision, spaceId: data.id } })).toBe(1);
   });
@@ -285,11 +285,11 @@ describe('GET /spaces/{id} (getSpaceById)', () => {
       changeRequests: 0,
       changeRequestsOpen: 0,
       changeRequestsDraft: 0,
-      permissions: { access: true, admin: false, edit: false, comment: false, merge: false, review: false },
+      permissions: { view: true, access: true, admin: false, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: false, merge: false, review: false, installIntegration: false },
     });
     const gql = gqlData(await reader.gql(`query($s:String!){space(spaceId:$s){${SPACE}}}`, { s: space.id }), 'space');
     expect(gql).toEqual({ ...rest, deletedAt: null, urls: { ...rest.urls, published: null, public: null, icon: null } });
-    expect((await getSpace(admin, space.id)).permissions).toEqual({ access: true, admin: true, edit: true, comment: true, merge: true, review: true });
+    expect((await getSpace(admin, space.id)).permissions).toEqual({ view: true, access: true, admin: true, viewInviteLinks: true, edit: true, triggerGitSync: true, comment: true, merge: true, review: true, installIntegration: true });
     // shareKey is accepted (it resolves published URLs once share-link sites exist).
     expect(expectOk(await reader.rest('GET', `${spacePath(space.id)}?shareKey=abc`), 200, 'getSpaceById').id).toBe(space.id);
   });
@@ -815,7 +815,7 @@ describe('GET /orgs/{o}/members/{u}/spaces (listSpacesForOrganizationMember)', (
     const own = expectOk(await guest.rest('GET', `/v1/orgs/${o}/members/${guest.userId}/spaces`), 200, 'listSpacesForOrganizationMember');
     expect(own.count).toBe(1);
     expect(own.items).toEqual([{ permission: 'comment', space: expect.objectContaining({ id: granted.id, title: 'Granted' }) }]);
-    expect(own.items[0].space.permissions).toEqual({ access: true, admin: false, edit: false, comment: true, merge: false, review: false });
+    expect(own.items[0].space.permissions).toEqual({ view: true, access: true, admin: false, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: true, merge: false, review: false, installIntegration: false });
     const seenByAdmin = expectOk(await admin.rest('GET', `/v1/orgs/${o}/members/${guest.userId}/spaces`), 200, 'listSpacesForOrganizationMember');
     expect(seenByAdmin.items.map((i: any) => [i.space.id, i.permission])).toEqual([[granted.id, 'comment']]);
     expect(await orgSpaces(guest, o)).toMatchObject({ count: 1, items: [{ id: granted.id }] });
@@ -846,14 +846,18 @@ describe('access levels', () => {
       const space = await createSpace(admin, o, { title: `For ${role}` });
       const perms = (await getSpace(member, space.id)).permissions;
       expect(perms, role).toEqual({
+        view: true,
         access: true,
         comment: rank(role) >= rank('comment'),
         edit: rank(role) >= rank('edit'),
         merge: rank(role) >= rank('review'),
+        triggerGitSync: rank(role) >= rank('review'),
         review: rank(role) >= rank('review'),
         admin: role === 'admin',
+        viewInviteLinks: role === 'admin',
+        installIntegration: role === 'admin',
       });
-      const graph = gqlData(await member.gql(`query($s:String!){space(spaceId:$s){permissions{access admin edit comment merge review}}}`, { s: space.id }), 'space');
+      const graph = gqlData(await member.gql(`query($s:String!){space(spaceId:$s){permissions{view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration}}}`, { s: space.id }), 'space');
       expect(graph.permissions, role).toEqual(perms);
       expect((await member.rest('PATCH', spacePath(space.id), { title: 'Edited' })).status, role).toBe(perms.edit ? 200 : 403);
       expect((await member.rest('PATCH', spacePath(space.id), { defaultLevel: 'read' })).status, role).toBe(perms.admin ? 200 : 403);
@@ -874,7 +878,7 @@ describe('access levels', () => {
     const inner = await buildCollection(admin, o, { title: 'Inner', parent: outer.id });
     const space = await createSpace(admin, o, { title: 'Deep', parent: inner.id });
     expectOk(await admin.rest('PATCH', `/v1/collections/${outer.id}`, { defaultLevel: 'edit' }), 200, 'updateCollectionById');
-    expect((await getSpace(reader, space.id)).permissions).toEqual({ access: true, admin: false, edit: true, comment: true, merge: false, review: false });
+    expect((await getSpace(reader, space.id)).permissions).toEqual({ view: true, access: true, admin: false, viewInviteLinks: false, edit: true, triggerGitSync: false, comment: true, merge: false, review: false, installIntegration: false });
     expect(expectOk(await reader.rest('PATCH', spacePath(space.id), { title: 'Edited by reader' }), 200, 'updateSpaceById').title).toBe('Edited by reader');
     // The reviewer's own role is stronger than the inherited level.
     expect((await getSpace(reviewer, space.id)).permissions).toMatchObject({ edit: true, review: true, merge: true, admin: false });

@@ -28,9 +28,9 @@ export interface ContentSource {
   changeRequest?: { id: string; number: number; baseRevisionId: string };
 }
 
-/** The active revision of a space the caller may read. */
+/** The active revision of a space the caller may read (a site's reader: a space the site shows them). */
 export async function spaceContentSource(ctx: Context, spaceId: string): Promise<ContentSource> {
-  const { space } = await spaceFor(ctx, spaceId, 'read');
+  const space = ctx.siteReader ? await spaceForSiteReader(ctx, ctx.siteReader, spaceId) : (await spaceFor(ctx, spaceId, 'read')).space;
   return { space, revisionId: space.revisionId };
 }
 

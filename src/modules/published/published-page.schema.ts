@@ -3,7 +3,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
 import { getPage, getPageByPath, listPages, pageTreeShape, pageWithBodyShape, revisionContent, revisionContentSource } from '../content/index.ts';
-import { lookupPublishedUrl, siteSpaceCustomizationOf, MAX_URL, SiteNavigation, siteStructureOf, SiteVisitorInput, type LookupResult } from '../sites/index.ts';
+import { admitVisitor, lookupPublishedUrl, siteSpaceCustomizationOf, MAX_URL, SiteNavigation, siteStructureOf, SiteVisitorInput, type LookupResult } from '../sites/index.ts';
 
 /**
  * One request per page of a published site (issue 24 §5): what a frontend needs to draw any page — the
@@ -70,6 +70,8 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       const result = await lookupPublishedUrl(ctx, { url: args.url, visitor: args.visitor });
+      // The fields beneath answer as this visitor (sites/visitor-projection.ts).
+      if (result.reader) admitVisitor(ctx, result.reader);
       return { ...result, readerCtx: result.reader ? ({ ...ctx, siteReader: result.reader } as Context) : null };
     },
   }),

@@ -22,7 +22,8 @@ export const sitesModule: DomainModule = {
   events: { 'spaces.removed': (tx, { spaceIds }) => removeSpacesFromSites(tx, spaceIds) },
 };
 
-export { looksLikeJwt, SITE_READER_FIELDS, siteReaderForToken, spaceForSiteReader } from './site-readers.ts';
+export { admitVisitor, looksLikeJwt, siteReaderForToken, spaceForSiteReader } from './site-readers.ts';
+export { SITE_READER_FIELDS, VISITOR_PROJECTION } from './visitor-projection.ts';
 export { lookupPublishedUrl, MAX_URL, type LookupResult, type VisitorInput, type VisitorNavigation } from './published-lookup.ts';
 export { SiteVisitorInput } from './published-lookup.schema.ts';
 export { SiteNavigation, siteStructureOf } from './published-site.schema.ts';

@@ -74,13 +74,19 @@ function parseUrl(text: string): URL {
 
 const segmentsOf = (path: string) => path.split('/').filter(Boolean);
 
-/** Decoded path segments; a malformed escape is a 400 naming the URL. */
+/**
+ * Decoded path segments; a malformed escape is a 400 naming the URL, and so is a NUL (`%00`): no site,
+ * section or page path holds one, and PostgreSQL text cannot either.
+ */
 function decoded(segments: string[]): string[] {
+  let decodedSegments: string[];
   try {
-    return segments.map((segment) => decodeURIComponent(segment));
+    decodedSegments = segments.map((segment) => decodeURIComponent(segment));
   } catch {
     throw new BadRequestError('Invalid "url": a path segment is not valid percent-encoding');
   }
+  if (decodedSegments.some((segment) => segment.includes('\u0000'))) throw new BadRequestError('Invalid "url": a path segment holds a NUL character');
+  return decodedSegments;
 }
 
 /** The visitor's claims: signed ones from their JWT (verified with the site's key), unsigned ones the site's schema declares, under `unsigned`. */
@@ -178,7 +184,10 @@ export async function lookupPublishedUrl(
 
   // Who the visitor is: the share link's key, their verified JWT, their claims.
   const shareKey = url.searchParams.get('shareKey');
-  if (shareKey !== null) checkLength('shareKey', shareKey, 1, 256);
+  if (shareKey !== null) {
+    checkLength('shareKey', shareKey, 1, 256);
+    if (shareKey.includes('\u0000')) throw new BadRequestError('Invalid "shareKey": it holds a NUL character');
+  }
   const shareLinkActive =
     site.visibility === 'share_link' && shareKey !== null
       ? (await ctx.db.shareLink.count({ where: { siteId: site.id, key: shareKey, active: true } })) > 0

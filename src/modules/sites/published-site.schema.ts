@@ -86,7 +86,8 @@ builder.queryFields((t) => ({
           ...(queryFromInfo({ context: ctx, info, path: ['structure', 'structure'] }) as object),
         }),
       ]);
-      // A site's reader sees the sections whose conditions hold for their claims.
+      // A site's reader sees the sections whose conditions hold for their claims (and, beneath, the
+      // variants: visitor-projection.ts).
       const reader = ctx.siteReader;
       return { site, sections: reader ? sections.filter((section) => conditionHolds(section.condition, reader.claims)) : sections };
     },
@@ -119,13 +120,16 @@ builder.queryFields((t) => ({
 
 /**
  * A site's navigation (getSiteStructure): its top-level sections and groups in order. A site's reader
- * sees the sections whose conditions hold for their claims. Two statements, each loading what the
- * selection under `path` (the field's `structure`) needs of its type — site spaces, spaces, a group's
- * sections — with joins, so the cost does not depend on how many sections the site has.
+ * sees the sections whose conditions hold for their claims, and the groups holding one (the variants
+ * and a group's sections beneath are filtered by visitor-projection.ts). Two statements (a reader's:
+ * three, the third the conditions of grouped sections), each loading what the selection under `path`
+ * (the field's `structure`) needs of its type — site spaces, spaces, a group's sections — with joins,
+ * so the cost does not depend on how many sections the site has.
  */
 export async function siteStructureOf(ctx: Context, siteId: string, info?: GraphQLResolveInfo, path: string[] = ['structure']) {
   const selection = (typeName: string) => (info ? (queryFromInfo({ context: ctx, info, path, typeName }) as object) : {});
-  const [sections, groups] = await Promise.all([
+  const reader = ctx.siteReader;
+  const [sections, groups, groupedConditions] = await Promise.all([
     ctx.db.siteSection.findMany({
       relationLoadStrategy: 'join',
       where: { siteId, sectionGroupId: null },
@@ -133,10 +137,13 @@ export async function siteStructureOf(ctx: Context, siteId: string, info?: Graph
       ...selection('SiteSection'),
     }),
     ctx.db.siteSectionGroup.findMany({ relationLoadStrategy: 'join', where: { siteId }, orderBy: [{ position: 'asc' }, { id: 'asc' }], ...selection('SiteSectionGroup') }),
+    // A reader is not shown a group whose sections their claims all hide (what is in it is the point).
+    reader ? ctx.db.siteSection.findMany({ where: { siteId, sectionGroupId: { not: null } }, select: { sectionGroupId: true, condition: true } }) : null,
   ]);
-  const reader = ctx.siteReader;
   const shown = reader ? sections.filter((section) => conditionHolds(section.condition, reader.claims)) : sections;
+  const openGroups = groupedConditions && new Set(groupedConditions.filter((s) => conditionHolds(s.condition, reader!.claims)).map((s) => s.sectionGroupId));
+  const shownGroups = openGroups ? groups.filter((group) => openGroups.has(group.id)) : groups;
   // Sections and groups share one order at the top level (their order keys compare byte-wise).
-  const items = [...shown, ...groups].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1));
+  const items = [...shown, ...shownGroups].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1));
   return { type: 'sections', structure: items };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Space } from '../../generated/prisma/client.ts';
 import type { Context, SiteReader } from '../../core/context.ts';
-import { NotFoundError } from '../../core/errors.ts';
+import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import type { Db } from '../../db/client.ts';
 import { instanceSecret } from '../../db/instance-secrets.ts';
 import { conditionHolds } from './adaptive-content.ts';
@@ -11,13 +11,11 @@ import { conditionHolds } from './adaptive-content.ts';
  * Readers of published sites. The URL lookup (published-lookup.ts) gives a visitor an `apiToken`: a JWT
  * (HS256, an instance secret) naming one site and what let the visitor in — the share link's key, the
  * digest of the visitor-auth key their JWT verified against, their claims. It opens the reads of that
- * site's published content and nothing else (the edge lets such a token call only SITE_READER_FIELDS),
+ * site's published content and nothing else (the edge lets such a token call only SITE_READER_FIELDS,
+ * and it sees their answers through the visitor projection: visitor-projection.ts),
  * and every read checks again that the site still shows that space to that visitor: unpublishing,
  * deactivating the share link or regenerating the visitor-auth key closes the token at once.
  */
-
-/** Root fields a site reader may call: the reads of published content, and of the site as published (profile, structure, customization, search, a redirect by its source). */
-export const SITE_READER_FIELDS: ReadonlySet<string> = new Set(['revision', 'revisionPages', 'revisionPage', 'revisionPageDocument', 'revisionFiles', 'revisionFile', 'revisionChanges', 'revisionPageByPath', 'revisionPageMetaLinks', 'spacePageMetaLinks', 'publishedSite', 'siteStructure', 'siteCustomization', 'siteSpaceCustomization', 'siteSearch', 'siteRedirectBySource']);
 
 /** A token lives an hour; tokens are issued for windows of ten minutes, so one visitor's token stays the same for ten (renderers cache reads by token). */
 const LIFETIME_SECONDS = 3600;
@@ -123,4 +121,27 @@ export async function spaceForSiteReader(ctx: Context, reader: SiteReader, space
   );
   if (!open) throw new NotFoundError(`Space "${spaceId}" not found`);
   return open.space;
+}
+
+/**
+ * The reader a visitor's operation reads `siteId` as: the apiToken's, or the one a published-content
+ * root of the operation let in for that site (`publishedPage` registers it); null when neither.
+ */
+export function readerOfSite(ctx: Context, siteId: string): SiteReader | null {
+  if (ctx.siteReader) return ctx.siteReader.siteId === siteId ? ctx.siteReader : null;
+  return ctx.visitors?.get(siteId) ?? null;
+}
+
+/**
+ * Registers the reader a published-content root let in, for the fields beneath it. One visitor per
+ * site and operation: two different ones (another visitor input) would make the claims of one answer
+ * for the other, so that is a 400.
+ */
+export function admitVisitor(ctx: Context, reader: SiteReader): void {
+  ctx.visitors ??= new Map();
+  const known = ctx.visitors.get(reader.siteId);
+  if (known && JSON.stringify(known) !== JSON.stringify(reader)) {
+    throw new BadRequestError('Invalid "visitor": one operation reads a site as one visitor');
+  }
+  ctx.visitors.set(reader.siteId, reader);
 }

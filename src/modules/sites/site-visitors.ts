@@ -1,10 +1,8 @@
 import type { Site } from '../../generated/prisma/client.ts';
 import type { Context, SiteReader } from '../../core/context.ts';
-import { authorize } from '../../core/authorization.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { checkLength } from '../../core/validate.ts';
-import { isMember } from '../organizations/index.ts';
-import { siteActor, siteRecord, viewerGrantsOn } from './site-access.ts';
+import { siteFor, type ViewerGrants } from './site-access.ts';
 import { sitePolicy } from './site.policy.ts';
 import { siteOpenTo } from './site-readers.ts';
 
@@ -25,30 +23,19 @@ async function siteForReader(ctx: Context, reader: SiteReader, organizationId: s
 }
 
 /**
- * A site as its audience reaches it (`GET …/published`, `GET …/sections`): its organization's members
- * who may read it (site.policy.ts: members with a role, and guests given a level on it; other guests
- * get 403 — a published site reaches them as readers, through published content); anyone else (any
- * caller with a token) only once it is published — a `public` or `unlisted` site as it is, a `share-link` site with the key of one of its active share links (`shareKey`). A
- * `visitor-auth` site needs a visitor's JWT, which this server does not take: members only. Everyone
- * else gets the 404 of an unknown site, whether or not the organization or the site exists.
+ * A site as `GET …/published`, `…/structure`, `…/sections` and `…/site-spaces` read it: for the holder
+ * of its `apiToken`, the site as published to them (site-readers.ts: the sections and variants their
+ * claims open, nothing else); otherwise these are management routes, for the organization's members who
+ * may read the site and those granted it (site.policy.ts `read`; other guests get 403). Anyone else gets
+ * the 404 of an unknown site, whether or not the site exists or is published: a published site's public
+ * view is the published API's (the URL lookup, its apiToken, `publishedPage`), with the visitor's claims
+ * applied, never a management route's (issue 36 §2). `shareKey` is GitBook's parameter of these routes;
+ * a share-link site's visitor brings its key in the apiToken the lookup gave them.
  */
 export async function visitorSite(ctx: Context, organizationId: string, siteId: string, shareKey?: string | null): Promise<Site> {
   checkLength('shareKey', shareKey, 1, 256);
   if (ctx.siteReader) return siteForReader(ctx, ctx.siteReader, organizationId, siteId);
-  const [actor, found] = await Promise.all([
-    siteActor(ctx, organizationId),
-    ctx.db.site.findFirst({ relationLoadStrategy: 'join', where: { id: siteId, organizationId }, include: viewerGrantsOn(ctx) }),
-  ]);
-  const notFound = new NotFoundError(sitePolicy.notFound({ id: siteId, createdById: null }));
-  if (isMember(actor.membership)) authorize(sitePolicy, actor, 'read', found ? siteRecord(found) : { id: siteId, createdById: null });
-  if (!found) throw notFound;
-  const { userGrants: _user, teamGrants: _teams, ...site } = found;
-  if (isMember(actor.membership)) return site;
-  if (!site.published) throw notFound;
-  if (site.visibility === 'public' || site.visibility === 'unlisted') return site;
-  if (site.visibility === 'share_link' && shareKey) {
-    const link = await ctx.db.shareLink.findFirst({ where: { siteId: site.id, key: shareKey, active: true }, select: { id: true } });
-    if (link) return site;
-  }
-  throw notFound;
+  const { site } = await siteFor(ctx, organizationId, siteId, 'read');
+  const { userGrants: _user, teamGrants: _teams, ...row } = site as Site & ViewerGrants;
+  return row;
 }

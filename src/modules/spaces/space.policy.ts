@@ -63,12 +63,20 @@ export const spacePolicy = definePolicy<ContentActor, SpaceRecord>()({
 
 export type SpaceAction = keyof typeof spacePolicy.rules;
 
-/** `Space.permissions`: each key is the action it stands for. */
+/**
+ * `Space.permissions` (GitBook's ten keys): each key is the action it stands for. Invite links are the
+ * space's access settings (`admin`); a Git sync writes the space's main content, as a merge does
+ * (`review`); integrations are installed by its admins.
+ */
 export const SPACE_PERMISSIONS = {
+  view: 'read',
   access: 'view',
   admin: 'administer',
+  viewInviteLinks: 'manageAccess',
   edit: 'edit',
+  triggerGitSync: 'merge',
   comment: 'comment',
   merge: 'merge',
   review: 'review',
+  installIntegration: 'administer',
 } as const satisfies Record<string, SpaceAction>;

@@ -34,12 +34,16 @@ const SpaceUrls = builder.simpleObject('SpaceUrls', {
 
 const SpacePermissions = builder.simpleObject('SpacePermissions', {
   fields: (t) => ({
-    access: t.boolean(),
+    view: t.boolean({ description: 'Can read the space content' }),
+    access: t.boolean({ description: 'Can open the space itself (its admins also while it is deleted)' }),
     admin: t.boolean(),
+    viewInviteLinks: t.boolean({ description: "Can see who has access and change it (the space's admins)" }),
     edit: t.boolean(),
+    triggerGitSync: t.boolean({ description: 'Can sync the space with its Git repository (writes main, as a merge)' }),
     comment: t.boolean(),
     merge: t.boolean(),
     review: t.boolean(),
+    installIntegration: t.boolean({ description: "Can install integrations on the space (its admins)" }),
   }),
 });
 
