@@ -11,7 +11,7 @@ import { readerSite } from '../support/reader-site.ts';
 import { newIdp, responseXml } from '../support/saml-idp.ts';
 import { buildFuzzWorld } from '../support/fuzz-world.ts';
 import { buildMember, buildOrganization } from '../factories.ts';
-import { BASE, useHarness, type Caller, type HttpResult } from '../support/harness.ts';
+import { BASE, callerFor, useHarness, type Caller, type HttpResult } from '../support/harness.ts';
 
 /**
  * Walks every REST route and every GraphQL root field with malformed input (test/support/fuzz.ts) as an
@@ -34,7 +34,11 @@ async function world() {
     o,
     reader.userId,
   );
-  return { admin, reader, guest, ids };
+  // A visitor of the organization's published site, holding the apiToken the URL lookup gives anyone.
+  expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites/${ids.siteId}/publish`));
+  const found = expectOk(await admin.rest('POST', '/v1/urls/published', { url: `${h.config.publishedUrl}/${o}/${ids.siteId}/` }));
+  const visitor = callerFor(h, found.apiToken);
+  return { admin, reader, guest, visitor, ids };
 }
 
 function send(caller: Caller, request: FuzzRequest): Promise<HttpResult> {
@@ -50,8 +54,8 @@ function collector(): () => void {
 
 describe('every route with malformed input', () => {
   it('never answers ≥ 500, and every REST failure has the error body', { timeout: 300_000 }, async () => {
-    const { admin, reader, guest, ids } = await world();
-    const callers: Caller[] = [admin, reader, guest];
+    const { admin, reader, guest, visitor, ids } = await world();
+    const callers: Caller[] = [admin, reader, guest, visitor];
     const failures: string[] = [];
     let sent = 0;
     for (const request of malformedRequests(restRoutes, schema, ids)) {
