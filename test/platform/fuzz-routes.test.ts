@@ -15,7 +15,7 @@ import { BASE, callerFor, useHarness, type Caller, type HttpResult } from '../su
 
 /**
  * Walks every REST route and every GraphQL root field with malformed input (test/support/fuzz.ts) as an
- * admin, a reader and a guest in turn, on IDs that exist (test/support/fuzz-world.ts), and fails on any
+ * admin, a reader, a guest and a published site's visitor (its apiToken) in turn, on IDs that exist (test/support/fuzz-world.ts), and fails on any
  * answer ≥ 500, any REST failure without the documented error body, and any GraphQL error that is
  * internal or has no code.
  */
