@@ -24,3 +24,24 @@ export function stringEnumScalar<T extends string>(name: string, values: readonl
     parseLiteral: (ast) => check(ast.kind === Kind.STRING ? ast.value : undefined),
   });
 }
+
+/**
+ * GitBook's `boolean | "<keyword>"` parameters (`evaluated: true | false | "deterministic-only"`,
+ * `dereferenced: … | "reusable-contents"`): a boolean, or the keyword. Over REST the query string's
+ * `true` and `false` are booleans; anything else is refused (a 400 naming the parameter).
+ */
+export function booleanOrKeywordScalar<K extends string>(name: string, keyword: K, description: string) {
+  const check = (value: unknown): boolean | K => {
+    if (value === true || value === 'true') return true;
+    if (value === false || value === 'false') return false;
+    if (value === keyword) return keyword;
+    throw new GraphQLError(`${name} must be true, false or "${keyword}"`);
+  };
+  return builder.scalarType(name as any, {
+    description: `${description}: true, false or "${keyword}"`,
+    extensions: openApiScalar({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: [keyword] }] }),
+    serialize: (value) => check(value),
+    parseValue: (value) => check(value),
+    parseLiteral: (ast) => check(ast.kind === Kind.BOOLEAN || ast.kind === Kind.STRING ? ast.value : undefined),
+  });
+}

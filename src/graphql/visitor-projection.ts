@@ -28,8 +28,9 @@ import { rootFieldNames } from '../lib/operation-root-fields.ts';
  *
  * Enforced in one place for both doors: a GraphQL operation selecting a hidden field is refused (403,
  * naming the fields); a REST route run for a visitor runs its document with the hidden fields left out
- * (`projectedDocument`), so its answer is the visitor's shape. Root fields are not the projection's:
- * which roots a credential may call is the edge's rule (auth/authentication.ts).
+ * (`projectedDocument`), so its answer is the visitor's shape. Which root fields a credential may call
+ * is the edge's rule (auth/authentication.ts); the projection may still say how a visitor's call of one
+ * is answered (a visitor value on `Query`).
  */
 export type VisitorField = true | ((parent: any, args: any, ctx: Context, own: () => unknown) => unknown);
 export type VisitorProjection = Readonly<Record<string, Readonly<Record<string, VisitorField>>>>;

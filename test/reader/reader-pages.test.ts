@@ -213,13 +213,17 @@ describe('sections and variants', () => {
     expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites/${site.id}/site-spaces`, { spaceId: french.id, sectionId: sections[0].id }), 201);
     const variants = expectOk(await admin.rest('GET', `/v1/orgs/${o}/sites/${site.id}/site-spaces`)).items.filter((s: { space: { id: string } }) => s.space.id === french.id);
     const frenchPath = variants[0].path;
+    // A variant of the default section lives under the section's path (GitBook's rule); its earlier
+    // address, without it, still reads it.
+    const frenchBase = `${sections[0].path}/${frenchPath}`;
     const page = await read(h, `${base}/getting-started`);
-    expect(hrefsOf(page.text, 'Guides FR')).toContain(`${path(base)}/${frenchPath}/getting-started`);
-    const inFrench = await read(h, `${base}/${frenchPath}/getting-started`);
+    expect(hrefsOf(page.text, 'Guides FR')).toContain(`${path(base)}/${frenchBase}/getting-started`);
+    const inFrench = await read(h, `${base}/${frenchBase}/getting-started`);
     expect(inFrench.text).toContain('Bienvenue');
+    expect((await read(h, `${base}/${frenchPath}/getting-started`)).text).toContain('Bienvenue');
     // A page the other variant does not have: the switcher goes to its home.
     const clusters = await read(h, `${base}/advanced/clusters`);
-    expect(hrefsOf(clusters.text, 'Guides FR')).toContain(`${path(base)}/${frenchPath}/`);
+    expect(hrefsOf(clusters.text, 'Guides FR')).toContain(`${path(base)}/${frenchBase}/`);
     expect(spaces.length).toBe(2);
   });
 });

@@ -120,8 +120,9 @@ describe('the apiToken reads that site\'s published content, and nothing else', 
     const token = (await json(await lookup({ url: `${base}/` }))).body.apiToken as string;
     const other = await buildSpace(admin, o, { title: 'Unpublished' });
     const s = spaces[0];
+    // The space itself it reads (GitBook's renderer asks for it first), as a visitor sees it.
+    expect((await withToken(token, 'GET', `/v1/spaces/${s.id}`)).body).toMatchObject({ id: s.id, permissions: { view: true, edit: false } });
     for (const [method, path] of [
-      ['GET', `/v1/spaces/${s.id}`],
       ['GET', `/v1/spaces/${s.id}/content`],
       ['GET', `/v1/spaces/${s.id}/change-requests`],
       ['GET', `/v1/orgs/${o}/members`],

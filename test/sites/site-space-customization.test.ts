@@ -46,9 +46,11 @@ describe('site space customization', () => {
     expectOk(await admin.rest('PUT', `${path}/customization`, body));
     expect(expectOk(await admin.rest('GET', `${path}/site-spaces/${french}/customization`))).toMatchObject({ announcement: { message: 'Hello' }, styling: { theme: 'bold' } });
 
-    // The published profile carries the site's and each overriding variant's customization.
+    // The published profile carries the site's and every variant's customization (GitBook's renderer
+    // reads the one of the variant it draws): the site's own where the variant overrides nothing.
     const profile = expectOk(await admin.rest('GET', `${path}/published`), 200, 'getPublishedContentSite');
-    expect(Object.keys(profile.customizations.siteSpaces)).toEqual([french]);
+    expect(Object.keys(profile.customizations.siteSpaces).sort()).toEqual([english, french].sort());
+    expect(profile.customizations.siteSpaces[english]).toMatchObject({ announcement: { message: 'Hello' } });
     expect(profile.customizations.siteSpaces[french]).toMatchObject({ styling: { theme: 'bold' }, internationalization: { locale: 'fr' } });
 
     // GraphQL: the same fields.

@@ -132,6 +132,11 @@ describe('the visitor projection', () => {
   it('names only fields of the schema and nothing of the organization: no user, e-mail, change request, comment, review, member or permission type', () => {
     const reached = reachableFromRoots(schema, VISITOR_ROOTS);
     for (const [type, fields] of Object.entries(VISITOR_PROJECTION)) {
+      if (type === 'Query') {
+        // Roots answered the visitor's way are roots a visitor credential may call.
+        for (const root of Object.keys(fields)) expect(VISITOR_ROOTS, root).toContain(root);
+        continue;
+      }
       expect(reached.has(type), `${type} is no type a visitor reaches`).toBe(true);
       expect(type).not.toMatch(/^(User|ChangeRequest|Comment|Review|Member|Team|Organization|Invite)/);
       for (const field of Object.keys(fields)) expect(field).not.toMatch(/^(email|createdBy|mergedBy|mergedFrom|postedBy|condition|members|reviewers)$/);

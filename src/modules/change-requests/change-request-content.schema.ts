@@ -55,6 +55,7 @@ builder.queryFields((t) => ({
       ...changeRequestArgs,
       pageId: t.arg.string({ required: true, description: 'ID of the page' }),
       format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown', extensions: constrained({ default: 'document' }) }),
+      ...bodyArgs,
       ...revisionReadArgs,
     },
     resolve: async (_root, args, ctx) =>

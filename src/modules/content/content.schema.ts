@@ -4,6 +4,7 @@ import type { Context } from '../../core/context.ts';
 import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
 import { listArgs, listType } from '../../graphql/list.ts';
+import { booleanOrKeywordScalar } from '../../graphql/string-enum.ts';
 import { pageTreeShape, pageWithBodyShape } from './content-shapes.ts';
 import { getFile, getPage, getRevision, listFiles, listPages, spaceContentSource } from './content.service.ts';
 import { signedFileUrl } from './file-urls.ts';
@@ -93,6 +94,19 @@ export function mergedFromQuery(ctx: Context, info: GraphQLResolveInfo): object 
   return queryFromInfo({ context: ctx, info, path: ['mergedFrom'] }) as object;
 }
 
+const EvaluatedScalar = booleanOrKeywordScalar('EvaluatedMode', 'deterministic-only', 'Whether expressions in the document are evaluated');
+const DereferencedScalar = booleanOrKeywordScalar('DereferencedMode', 'reusable-contents', 'Whether references in the document are expanded');
+
+/**
+ * GitBook's `evaluated` and `dereferenced` of every page read: accepted with every value GitBook
+ * declares (its renderer sends "deterministic-only" and "reusable-contents"); documents here hold no
+ * expressions and no reusable content, so each value answers the same document.
+ */
+export const bodyArgs = builder.args((t) => ({
+  evaluated: t.field({ type: EvaluatedScalar, description: 'Accepted for compatibility: documents hold no expressions to evaluate', extensions: constrained({ default: false }) }),
+  dereferenced: t.field({ type: DereferencedScalar, description: 'Accepted for compatibility: documents hold no reusable content to expand', extensions: constrained({ default: false }) }),
+}));
+
 export const revisionReadArgs = builder.args((t) => ({
   metadata: t.boolean({ description: 'false leaves out git metadata (there is none yet)', extensions: constrained({ default: true }) }),
   computed: t.boolean({
@@ -139,6 +153,7 @@ builder.queryFields((t) => ({
       spaceId: t.arg.string({ required: true, description: 'ID of the space' }),
       pageId: t.arg.string({ required: true, description: 'ID of the page' }),
       format: t.arg({ type: DocumentFormatEnum, description: 'document (default) or markdown', extensions: constrained({ default: 'document' }) }),
+      ...bodyArgs,
       ...revisionReadArgs,
     },
     resolve: async (_root, args, ctx) => getPage(ctx, await spaceContentSource(ctx, args.spaceId), args.pageId, args.format ?? 'document', args.computed ?? true),

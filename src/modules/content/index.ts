@@ -12,7 +12,7 @@ export const contentModule: DomainModule = { name: 'content', routes: contentRou
 // The public entry of the module: what other modules use.
 export { MAX_PAGE_MARKDOWN } from './content-limits.ts';
 export { getFile, getPage, getPageByPath, getRevision, listFiles, listPages, pageExists, revisionContentSource, spaceContentSource, type ContentSource } from './content.service.ts';
-export { RevisionFileRef, DocumentFormatEnum, RevisionFileList, RevisionPageTree, mergedFromQuery, RevisionRef, revisionReadArgs } from './content.schema.ts';
+export { RevisionFileRef, DocumentFormatEnum, RevisionFileList, RevisionPageTree, mergedFromQuery, RevisionRef, revisionReadArgs, bodyArgs } from './content.schema.ts';
 export { RevisionDraft, type DraftPage, type DraftFile } from './revision-draft.ts';
 export { slugify } from '../../lib/slugify.ts';
 export { lockSpaceAt, writeRevision, draftOf, rememberContent, storeNodes } from './revision-writer.ts';
@@ -21,7 +21,7 @@ export { RevisionContent, revisionContent, revisionContents, contentCacheOf, con
 export { rebuildTree, ContentSequence, type Piece } from './content-tree.ts';
 export { hasConflictMarkers, hashesToMerge, mergeRevisions, sequenceChanges, type MergeConflict } from './three-way-merge.ts';
 export { pageWithBodyShape, pageTreeShape, documentShape } from './content-shapes.ts';
-export { bodyArgs, metaLinksShape, pathArgs } from './revision-reads.schema.ts';
+export { metaLinksShape, pathArgs } from './revision-reads.schema.ts';
 export { pageMetaLinks } from './page-meta-links.ts';
 export { RevisionContentRef } from './revision-content.schema.ts';
 export { contentHash } from './content-hash.ts';

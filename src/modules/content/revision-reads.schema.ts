@@ -3,7 +3,7 @@ import { constrained, shaped } from '../../graphql/constraints.ts';
 import { listArgs } from '../../graphql/list.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { documentShape, pageWithBodyShape } from './content-shapes.ts';
-import { DocumentFormatEnum, mergedFromQuery, RevisionFileList, RevisionFileRef, RevisionPageTree, RevisionRef, revisionReadArgs } from './content.schema.ts';
+import { bodyArgs, DocumentFormatEnum, mergedFromQuery, RevisionFileList, RevisionFileRef, RevisionPageTree, RevisionRef, revisionReadArgs } from './content.schema.ts';
 import { getFile, getPage, getPageByPath, getRevision, listFiles, listPages, revisionContentSource, spaceContentSource } from './content.service.ts';
 import { pageMetaLinks } from './page-meta-links.ts';
 import { documentOfSpace, MAX_SEMANTIC_CHANGES, revisionSemanticChanges } from './revision-changes.ts';
@@ -22,11 +22,6 @@ const revisionArgs = builder.args((t) => ({
 export const pathArgs = builder.args((t) => ({
   pagePath: t.string({ required: true, description: 'The page path, slashes included', extensions: constrained({ maxLength: 2048 }) }),
   format: t.field({ type: DocumentFormatEnum, description: 'document (default) or markdown', extensions: constrained({ default: 'document' }) }),
-}));
-
-export const bodyArgs = builder.args((t) => ({
-  evaluated: t.boolean({ description: 'Accepted for compatibility: documents hold no expressions to evaluate', extensions: constrained({ default: false }) }),
-  dereferenced: t.boolean({ description: 'Accepted for compatibility: documents hold no reusable content to expand', extensions: constrained({ default: false }) }),
 }));
 
 /** GitBook's RevisionPageMetaLinks: `alternates` (and `canonical`) as content references to pages. */

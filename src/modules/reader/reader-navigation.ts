@@ -1,5 +1,5 @@
 import type { PageEntry, RevisionContent } from '../content/index.ts';
-import type { VisitorNavigation } from '../sites/index.ts';
+import { variantPath, type VisitorNavigation } from '../sites/index.ts';
 import type { ReaderLink, SectionTab, TreeItem, Variant } from './layout/site-page-props.ts';
 
 /**
@@ -19,10 +19,9 @@ export function sectionBase(siteBasePath: string, section: { path: string; isDef
   return !section || section.isDefault ? siteBasePath : `${siteBasePath}${encodeURIComponent(section.path)}/`;
 }
 
-/** The base path of a site space (variant) within its section. */
+/** The base path of a site space (variant): where GitBook puts it (sites' `variantPath`: `/guides/fr/` for a variant of the default section). */
 export function variantBase(siteBasePath: string, section: { path: string; isDefault: boolean } | null, siteSpace: { path: string; isDefault: boolean }): string {
-  const base = sectionBase(siteBasePath, section);
-  return siteSpace.isDefault ? base : `${base}${encodeURIComponent(siteSpace.path)}/`;
+  return `${siteBasePath}${variantPath(section, siteSpace)}`;
 }
 
 /** Header tabs: sections in the site's order, consecutive sections of one group as that group's menu. */

@@ -30,3 +30,4 @@ export { SiteNavigation, siteStructureOf } from './published-site.schema.ts';
 export { customizationOf, siteSpaceCustomizationOf } from './site-customization.ts';
 export { searchableSiteSpaces, type SearchableSiteSpace } from './searchable-site-spaces.ts';
 export { variantSpaceIds } from './site-variants.ts';
+export { variantPath } from './site-urls.ts';

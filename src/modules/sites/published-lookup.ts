@@ -6,6 +6,7 @@ import { checkLength } from '../../core/validate.ts';
 import { conditionHolds } from './adaptive-content.ts';
 import { formerPathsQuery, publishedRedirect, siteRedirectsQuery } from './published-redirects.ts';
 import { authKeyTag, issueSiteReaderToken, siteOpenTo } from './site-readers.ts';
+import { variantPath } from './site-urls.ts';
 
 /**
  * "What does this URL show?" (GitBook's resolvePublishedContentByUrl): a published URL — a site's own
@@ -210,12 +211,15 @@ export async function lookupPublishedUrl(
   }
 
   // The section, then the site space (variant): by their paths, else the default, among those shown.
-  const consumed: string[] = [];
+  // A section's path selects it, the default section's too (GitBook puts the default section's other
+  // variants at `<section>/<variant>`); a variant of the default section is also read without it.
   const sections = site.sections.filter((section) => conditionHolds(section.condition, claims));
   let section = null as (typeof sections)[number] | null;
+  let sectionNamed = false;
   if (site.sections.length > 0) {
-    section = sections.find((s) => !s.isDefault && s.path === rest[0]) ?? null;
-    if (section) consumed.push(rest.shift()!);
+    section = sections.find((s) => s.path === rest[0]) ?? null;
+    sectionNamed = section !== null;
+    if (sectionNamed) rest.shift();
     else section = sections.find((s) => s.isDefault) ?? sections[0] ?? null;
     if (!section) throw notFound();
   }
@@ -225,12 +229,18 @@ export async function lookupPublishedUrl(
   );
   const variants = shownSiteSpaces.filter((s) => (section ? s.sectionId === section.id : s.sectionId === null));
   let siteSpace = variants.find((s) => !s.isDefault && s.path === rest[0]) ?? null;
-  if (siteSpace) consumed.push(rest.shift()!);
+  const variantNamed = siteSpace !== null;
+  if (variantNamed) rest.shift();
   else siteSpace = variants.find((s) => s.isDefault) ?? variants[0] ?? null;
   if (!siteSpace) throw notFound();
 
-  const basePath = `${siteBasePath}${consumed.map((segment) => `${encodeURIComponent(segment)}/`).join('')}`;
+  // Where the variant lives (GitBook's rule, whichever form the URL took), and what is left: the page path.
+  const basePath = `${siteBasePath}${variantPath(section, siteSpace)}`;
   const pathname = rest.join('/');
+  // GitBook's `complete`: no further site path segment can follow — a page path was given, or neither
+  // another section nor another variant could be named next. Renderers look up every prefix of a path
+  // at once and keep the first complete answer.
+  const complete = pathname !== '' || ((sectionNamed || sections.length < 2) && (variantNamed || variants.length < 2));
   // A path that is no page may be redirected: by the site's rules, or to where its page moved.
   const redirect = await publishedRedirect(ctx, {
     site,
@@ -256,7 +266,7 @@ export async function lookupPublishedUrl(
     apiToken: options.issueToken === false ? '' : await issueSiteReaderToken(ctx.db, reader, ctx.clock.now()),
     organization: site.organizationId,
     ...(reader.shareKey ? { shareKey: reader.shareKey } : {}),
-    complete: true,
+    complete,
     canonicalUrl: canonical.toString(),
   };
   return {

@@ -1,4 +1,4 @@
-import { Prisma, type Site, type SiteSection } from '../../generated/prisma/client.ts';
+import type { Site, SiteSection } from '../../generated/prisma/client.ts';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../core/context.ts';
 import { withRelations, type ItemQuery } from '../../core/pagination.ts';
@@ -37,13 +37,15 @@ const PublishedSiteRef = builder.objectRef<PublishedSite>('PublishedContentSite'
         properties: { site: SITE_CUSTOMIZATION_SHAPE, siteSpaces: { type: 'object', additionalProperties: SITE_CUSTOMIZATION_SHAPE } },
       }),
       resolve: async (p, _args, ctx) => {
-        // The site spaces with overrides (few), in one statement; a reader only those they may see.
-        const overridden = await ctx.db.siteSpace.findMany({
-          where: { siteId: p.site.id, customization: { not: Prisma.DbNull } },
+        // Every site space's customization (the site's, with its own overrides): GitBook's renderer reads
+        // the one of the site space it draws. In one statement; a reader only those they may see.
+        const siteSpaces = await ctx.db.siteSpace.findMany({
+          where: { siteId: p.site.id },
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
           select: { id: true, customization: true, condition: true, section: { select: { condition: true } } },
         });
         const reader = ctx.siteReader;
-        const visible = reader ? overridden.filter((s) => conditionHolds(s.condition, reader.claims) && conditionHolds(s.section?.condition, reader.claims)) : overridden;
+        const visible = reader ? siteSpaces.filter((s) => conditionHolds(s.condition, reader.claims) && conditionHolds(s.section?.condition, reader.claims)) : siteSpaces;
         return { site: customizationOf(p.site), siteSpaces: Object.fromEntries(visible.map((s) => [s.id, siteSpaceCustomizationOf(p.site, s)])) };
       },
     }),

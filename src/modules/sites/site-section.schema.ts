@@ -18,7 +18,7 @@ import { SECTION_PATH } from './site-inputs.ts';
 import { sitePath } from './site.schema.ts';
 import { sectionPublishedUrl, siteSpacePublishedUrl } from './site-urls.ts';
 
-const SITE_FOR_URLS = { select: { id: true, organizationId: true, basename: true, published: true } } as const;
+const SITE_FOR_URLS = { select: { id: true, organizationId: true, basename: true, published: true, hostname: true } } as const;
 const SECTION_ORDER = { orderBy: [{ position: 'asc' as const }, { id: 'asc' as const }] };
 
 const PublishedUrls = builder.simpleObject('SitePublishedUrls', {
@@ -44,7 +44,7 @@ export const SiteSpaceRef = builder.prismaObject('SiteSpace', {
       type: PublishedUrls,
       select: { site: SITE_FOR_URLS, section: { select: { path: true, isDefault: true } } },
       // A variant other than its section's default is at the section's address and its own path.
-      resolve: (s, _args, ctx) => ({ published: s.section ? (siteSpacePublishedUrl(ctx.config, s.site, s.section, s) ?? null) : null }),
+      resolve: (s, _args, ctx) => ({ published: siteSpacePublishedUrl(ctx.config, s.site, s.section ?? null, s) ?? null }),
     }),
   }),
 });

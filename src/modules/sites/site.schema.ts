@@ -60,7 +60,7 @@ export const SiteRef = builder.prismaObject('Site', {
     proxy: t.field({
       type: SiteProxy,
       nullable: true,
-      resolve: (s, _args, ctx) => (s.proxy ? { origin: s.proxy, target: sitePublicationUrl(ctx.config, s) } : null),
+      resolve: (s, _args, ctx) => (s.proxy ? { origin: s.proxy, target: sitePublicationUrl(ctx.config, { ...s, hostname: null }) } : null),
     }),
     visibility: t.field({ type: SiteVisibilityScalar, resolve: (s) => toApiSiteVisibility(s.visibility) }),
     published: t.exposeBoolean('published', { description: 'Live for the audience its visibility names' }),
@@ -68,7 +68,9 @@ export const SiteRef = builder.prismaObject('Site', {
     siteSpaces: t.relationCount('siteSpaces', { description: 'Number of spaces it publishes' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     adaptiveContent: t.field({ type: SiteAdaptiveContent, resolve: (s) => ({ enabled: s.adaptiveContentEnabled }) }),
-    ads: t.field({ type: SiteAds, description: 'Ads are not served: never submittable', resolve: () => ({ status: 'pending', submittable: false }) }),
+    // GitBook's optional ads state: any state it has makes GitBook's renderer draw its ads placeholder
+    // ("Published for free with GitBook's Community Plan"), and this server serves no ads: absent.
+    ads: t.field({ type: SiteAds, nullable: true, description: 'Ads: none are served here, so always absent', resolve: () => null }),
     features: t.field({
       type: [SiteFeature],
       resolve: () => [

@@ -1,7 +1,7 @@
 import type { Context } from '../../core/context.ts';
 import type { VisitorProjection } from '../../graphql/visitor-projection.ts';
 import { conditionHolds } from './adaptive-content.ts';
-import { readerOfSite } from './site-readers.ts';
+import { readerOfSite, spaceForSiteReader } from './site-readers.ts';
 
 /**
  * What a published site's visitor sees — the holder of its `apiToken`, or anyone calling the
@@ -20,6 +20,7 @@ import { readerOfSite } from './site-readers.ts';
 
 /** Root fields a site's `apiToken` may call: reads of published content and of the site as published. */
 export const SITE_READER_FIELDS: ReadonlySet<string> = new Set([
+  'space',
   'revision',
   'revisionPages',
   'revisionPage',
@@ -89,6 +90,12 @@ const shownRows =
 const all = <const T extends string>(...fields: T[]) => Object.fromEntries(fields.map((field) => [field, true])) as Record<T, true>;
 
 export const VISITOR_PROJECTION: VisitorProjection = {
+  // A root field a visitor reads its own way: a space is one the site shows them (GitBook's renderer
+  // reads getSpaceById for each site space first), never by the organization's access rules.
+  Query: {
+    space: (_root, args: { spaceId: string }, ctx, own) => (ctx.siteReader ? spaceForSiteReader(ctx, ctx.siteReader, args.spaceId) : own()),
+  },
+
   // Published content: a revision's pages and files.
   Revision: all('object', 'id', 'type', 'parents', 'createdAt', 'pages', 'files', 'reusableContents', 'tags', 'urls'),
   RevisionUrls: all('app', 'public', 'published'),
@@ -124,7 +131,10 @@ export const VISITOR_PROJECTION: VisitorProjection = {
 
   // A space as a site publishes it: its profile, and the visitor's permissions on it.
   Space: {
-    ...all('object', 'id', 'title', 'emoji', 'organization', 'visibility', 'revision', 'createdAt', 'updatedAt', 'deletedAt', 'editMode', 'urls', 'content'),
+    ...all('object', 'id', 'title', 'emoji', 'organization', 'visibility', 'revision', 'createdAt', 'updatedAt', 'deletedAt', 'editMode', 'urls'),
+    // A space reaches a visitor only as one the site shows them: its published content, unless deleted.
+    content: (space: { id: string; revisionId: string | null; deletedAt: Date | null }) =>
+      space.deletedAt === null && space.revisionId ? { revisionId: space.revisionId, spaceId: space.id } : null,
     permissions: () => VISITOR_SPACE_PERMISSIONS,
     defaultLevel: () => 'read',
     mergeRules: () => ({ type: 'inherit' }),
