@@ -14,7 +14,7 @@ import { refuseInvalidHost } from './http/client-errors.ts';
 import { corsOption, useCorsVary } from './http/cors.ts';
 import { maskKeepingCause, useUnexpectedErrorLog } from './http/error-log.ts';
 import { healthRoute } from './http/health.ts';
-import type { HttpRoute } from './http/http-route.ts';
+import type { HttpRoute } from './http/request-state.ts';
 import { useMetrics } from './http/metrics.ts';
 import { PageMemory, usePageMemory } from './http/page-memory.ts';
 import { useRateLimit } from './http/rate-limit.ts';

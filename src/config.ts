@@ -162,7 +162,7 @@ export interface Config {
   corsOrigins: string[] | '*';
   fetch: FetchConfig;
   imports: ImportConfig;
-  /** Pages and files of whole revisions kept in memory (src/modules/content/revision-content.ts); unset: its default. */
+  /** Pages and files of whole revisions kept in memory (src/modules/content/store/revision-content.ts); unset: its default. */
   contentCacheEntries?: number;
   /** Opens GET /metrics; unset: no metrics. */
   metricsToken?: string;

@@ -9,7 +9,7 @@ import type { JobHandler } from './jobs/job-runner.ts';
 import type { AppServices } from './core/context.ts';
 import { subscribeToDomainEvents } from './core/domain-events.ts';
 import { registerComputedContent } from './modules/content/index.ts';
-import type { HttpRoute } from './http/http-route.ts';
+import type { HttpRoute } from './http/request-state.ts';
 import type { DomainModule } from './modules/domain-module.ts';
 import type { RouteTable } from './rest/route-table.ts';
 import { changeRequestsModule } from './modules/change-requests/index.ts';

@@ -12,8 +12,8 @@
  */
 import type { Db } from '../src/db/client.ts';
 import type { Role } from '../src/generated/prisma/client.ts';
-import { putDocuments } from '../src/modules/content/document-store.ts';
-import { databaseFileStore } from '../src/modules/content/file-store.ts';
+import { putDocuments } from '../src/modules/content/store/document-store.ts';
+import { databaseFileStore } from '../src/modules/content/store/file-store.ts';
 import { createUserWithToken } from '../src/modules/users/user.service.ts';
 import { newId } from '../src/lib/ids.ts';
 import { expectOk } from './support/assertions.ts';

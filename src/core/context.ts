@@ -16,6 +16,12 @@ export interface AppServices {
   logger: Logger;
 }
 
+/**
+ * What a service that reads for a visitor rather than for a caller needs (the URL lookup, the reader's
+ * pages): the database, the configuration and the clock — never a request's context.
+ */
+export type Services = Pick<AppServices, 'db' | 'config' | 'clock'>;
+
 /** Which door an operation came through: the GraphQL endpoint, or a REST route run as its root field. */
 export type OperationDoor = 'graphql' | 'rest';
 

@@ -43,9 +43,3 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function isEmail(value: string): boolean {
   return value.length <= 254 && EMAIL.test(value);
 }
-
-const HOSTNAME_LABEL = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
-export function isDomain(value: string): boolean {
-  const labels = value.split('.');
-  return value.length <= 253 && labels.length >= 2 && labels.every((l) => l.length <= 63 && HOSTNAME_LABEL.test(l));
-}

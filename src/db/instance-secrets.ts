@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/client.ts';
+import type { Db } from './client.ts';
 
 /**
  * Secrets shared by every app instance on the same database (instances are stateless, so a key made

@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import {
   getNullableType,
+  isNonNullType,
   isInputObjectType,
   isListType,
   type GraphQLArgument,
@@ -58,7 +59,8 @@ function typeSchema(type: GraphQLInputType, visiting: Set<string>): Schema | und
   visiting.add(nullable.name);
   const schema = objectSchema(Object.values(nullable.getFields()), visiting);
   visiting.delete(nullable.name);
-  return schema;
+  // A nullable input object may be given as null (GitBook's `defaultContent: null` clears it).
+  return schema && !isNonNullType(type) ? { ...schema, type: ['object', 'null'] } : schema;
 }
 
 /** Declared constraints as JSON Schema: `format` and `default` only describe, they are not checked here. */

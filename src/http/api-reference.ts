@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { NotFoundError } from '../core/errors.ts';
-import type { HttpRoute } from './http-route.ts';
+import type { HttpRoute } from './request-state.ts';
 
 /**
  * `GET /docs`: the interactive reference of the REST API, Swagger UI (`swagger-ui-dist`) rendering

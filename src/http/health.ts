@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.ts';
-import type { HttpRoute } from './http-route.ts';
+import type { HttpRoute } from './request-state.ts';
 
 /** `GET /healthz`: 200 when the database answers, 503 otherwise. No token, not rate limited: load balancers poll it. */
 export function healthRoute(database: Pick<Database, 'ping'>): HttpRoute {

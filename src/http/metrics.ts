@@ -3,7 +3,7 @@ import type { DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { HttpRoute } from './http-route.ts';
+import type { HttpRoute } from './request-state.ts';
 import { refusal } from './refusal.ts';
 import { findRequestState } from './request-state.ts';
 

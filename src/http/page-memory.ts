@@ -6,7 +6,7 @@ import { clientIp } from './client-ip.ts';
 import { ifNoneMatch } from './conditional-requests.ts';
 import { compress, negotiateEncoding, type Encoding } from './content-encoding.ts';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.ts';
-import { findRequestState, type RequestState } from './request-state.ts';
+import { findRequestState, type PageToRemember, type RememberedBody, type RequestState } from './request-state.ts';
 
 /**
  * Public pages of published sites answered from memory, before the request reaches the GraphQL
@@ -24,21 +24,6 @@ import { findRequestState, type RequestState } from './request-state.ts';
  * write through this instance forgets at once, without waiting for its own notification. Signed file
  * URLs in a page hold for the hour: a page is kept at most until the hour's end.
  */
-
-/** What the reader hands the edge for a page that may be remembered (on the request state). */
-export interface PageToRemember {
-  etag: string;
-  body: RememberedBody;
-  /** Epoch milliseconds after which the page must be drawn again (its signed URLs change). */
-  expiresAt: number;
-}
-
-/** A page's bytes, with compressed forms made on first ask (shared with the reader's own cache). */
-export interface RememberedBody {
-  identity: Buffer;
-  br?: Buffer;
-  gzip?: Buffer;
-}
 
 interface RememberedPage extends PageToRemember {
   /** The headers the edge answered with, but those of one request or one encoding. */

@@ -41,8 +41,12 @@ const HTML_TITLES: Record<number, string> = {
   429: 'Too many requests: try again in a moment',
 };
 
-export function refusal(door: Door, status: number, message: string, headers?: Record<string, string>): Response {
-  if (door === 'published-site') {
+/**
+ * `format` is the published-site door's: its pages get HTML, and what its scripts fetch (the reader's
+ * search) asks for JSON — the error body, as every other door but GraphQL's answers it.
+ */
+export function refusal(door: Door, status: number, message: string, headers?: Record<string, string>, format: 'html' | 'json' = 'html'): Response {
+  if (door === 'published-site' && format === 'html') {
     // A reader's browser gets a page, not JSON. Only fixed text of ours: the message (which may quote the
     // request) is left out, so nothing the client sent is echoed into HTML.
     const title = HTML_TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'Request refused');

@@ -1,6 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../lib/logger.ts';
-import type { HttpRoute } from './http-route.ts';
+import type { HttpRoute } from './request-state.ts';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.ts';
 import { findRequestState, setRequestState, type Classification, type RequestState } from './request-state.ts';
 import type { RouteMatch } from './route-matcher.ts';

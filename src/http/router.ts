@@ -5,7 +5,7 @@ import { refusal, unexpectedFailure } from './refusal.ts';
 import { findRequestState } from './request-state.ts';
 
 /**
- * The one router of HTTP routes (http-route.ts): the route the classification matched answers, after
+ * The one router of HTTP routes (request-state.ts: HttpRoute): the route the classification matched answers, after
  * authentication and rate limiting have run. An AppError a handler throws is a refusal of its status;
  * a body over the route's limit a 413; anything else is logged and a bare 500.
  */

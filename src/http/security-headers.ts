@@ -11,19 +11,27 @@ import { findRequestState } from './request-state.ts';
  * - `Referrer-Policy: no-referrer`: URLs, which may hold IDs, do not leak to other sites;
  * - `Content-Security-Policy`: for JSON, `default-src 'none'` — a body opened as a document loads and runs
  *   nothing; for GraphiQL, exactly what that page loads (see `htmlPolicy`); a route that sets its own
- *   keeps it (the published sites' pages, whose policy the reader states beside the pages it draws).
+ *   keeps it (the published sites' pages, whose policy the reader states beside the pages it draws);
+ *   so does a route that sets its own `X-Frame-Options` or `Referrer-Policy` (the reader's again).
  * - `Cache-Control: no-store` on every authenticated answer (private data; the admin route's body holds a
  *   new token): no shared or browser cache keeps a copy — unless the route set its own (an answer
  *   addressed by revision, which never changes: `private`, see rest/responses.ts).
  */
+const EDGE_DEFAULTS: [string, string][] = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Referrer-Policy', 'no-referrer'],
+];
+
 export function useSecurityHeaders(): Plugin {
   const htmlPolicies = new Map<string, string>();
   return {
     async onResponse({ response, serverContext }) {
       const headers = response.headers;
-      headers.set('X-Content-Type-Options', 'nosniff');
-      headers.set('X-Frame-Options', 'DENY');
-      headers.set('Referrer-Policy', 'no-referrer');
+      // The edge sets each header only where the route has not: a route that states its own (the
+      // reader's pages: framed by their own site, links that tell other sites where they came from)
+      // keeps it.
+      for (const [name, value] of EDGE_DEFAULTS) if (!headers.has(name)) headers.set(name, value);
       if (headers.has('Content-Security-Policy')) {
         // The route wrote its own policy (the reader's pages: modules/reader/reader.http.ts).
       } else if ((headers.get('content-type') ?? '').startsWith('text/html')) {

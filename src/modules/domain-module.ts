@@ -1,9 +1,9 @@
 import type { AppServices } from '../core/context.ts';
 import type { DomainEventHandlers } from '../core/domain-events.ts';
-import type { HttpRoute } from '../http/http-route.ts';
+import type { HttpRoute } from '../http/request-state.ts';
 import type { JobHandler } from '../jobs/job-runner.ts';
 import type { RouteTable } from '../rest/route-table.ts';
-import type { ComputedContentRenderer } from './content/computed-sources.ts';
+import type { Db } from '../db/client.ts';
 
 /**
  * What a domain module gives the app. Importing its `index.ts` registers its types and root fields on
@@ -13,6 +13,13 @@ import type { ComputedContentRenderer } from './content/computed-sources.ts';
  * does when another module publishes an event (core/domain-events.ts); `computedContent` how it renders
  * the computed pages made from its sources, by source type (content/computed-sources.ts).
  */
+/**
+ * How a module renders the computed pages made from its sources (`type: "computed"` pages: an OpenAPI
+ * spec, say): markdown from the source. Declared here, below every module, so that content asks for it
+ * (content/computed-sources.ts) without importing the module that renders it.
+ */
+export type ComputedContentRenderer = (db: Db, organizationId: string, source: unknown) => Promise<string>;
+
 export interface DomainModule {
   name: string;
   routes: RouteTable;

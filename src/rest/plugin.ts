@@ -5,7 +5,7 @@ import { useSofa } from 'sofa-api';
 import type { Context } from '../core/context.ts';
 import { answersAsVisitor, projectedDocument, type VisitorProjectionOptions } from '../graphql/visitor-projection.ts';
 import { isMaskedError, logUnexpectedErrors } from '../http/error-log.ts';
-import type { HttpRoute } from '../http/http-route.ts';
+import type { HttpRoute } from '../http/request-state.ts';
 import { refusal } from '../http/refusal.ts';
 import { requestStateOf, type RequestState } from '../http/request-state.ts';
 import type { Logger } from '../lib/logger.ts';

@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { createApp } from '../../src/app.ts';
 import { buildConfig } from '../../src/config.ts';
 import { configureContentCache, contentCacheOf } from '../../src/modules/content/index.ts';
-import { DEFAULT_CONTENT_CACHE_ENTRIES } from '../../src/modules/content/revision-content.ts';
+import { DEFAULT_CONTENT_CACHE_ENTRIES } from '../../src/modules/content/store/revision-content.ts';
 import { createUserWithToken } from '../../src/modules/users/user.service.ts';
 import { createTestDatabase, usingPostgres } from '../support/database.ts';
 

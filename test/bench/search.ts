@@ -20,7 +20,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../../src/app.ts';
 import { buildConfig } from '../../src/config.ts';
-import { putDocuments } from '../../src/modules/content/document-store.ts';
+import { putDocuments } from '../../src/modules/content/store/document-store.ts';
 import { catchUpSearchIndex } from '../../src/modules/search/search-index.ts';
 import { parseSearchQuery, tsquerySql } from '../../src/modules/search/search-query.ts';
 import { newId } from '../../src/lib/ids.ts';

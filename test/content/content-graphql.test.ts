@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
 import { contentCacheOf } from '../../src/modules/content/index.ts';
-import { putDocuments } from '../../src/modules/content/document-store.ts';
-import { markdownToDocument } from '../../src/modules/content/markdown-document.ts';
+import { putDocuments } from '../../src/modules/content/store/document-store.ts';
+import { markdownToDocument } from '../../src/modules/content/markdown/markdown-document.ts';
 import { addFiles, addPages, buildMember, buildOrganization, buildSpace, type PageSeed } from '../factories.ts';
 import { expectOk, gqlData, gqlError } from '../support/assertions.ts';
 import { useHarness, type Caller } from '../support/harness.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { contentHash } from '../../src/modules/content/content-hash.ts';
-import { putDocuments } from '../../src/modules/content/document-store.ts';
-import { databaseFileStore } from '../../src/modules/content/file-store.ts';
+import { contentHash } from '../../src/modules/content/store/content-hash.ts';
+import { putDocuments } from '../../src/modules/content/store/document-store.ts';
+import { databaseFileStore } from '../../src/modules/content/store/file-store.ts';
 import { useHarness } from '../support/harness.ts';
 
 const h = useHarness();

@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config.ts';
 import { buildPageTree, configureContentCache, ContentSequence, contentCacheOf, pageCodec, rebuildTree, RevisionContent, revisionContents, type PageEntry } from '../../src/modules/content/index.ts';
 import { pageTreeJson } from '../../src/modules/content/page-json.ts';
 import { pageTreeText } from '../../src/modules/content/page-tree-text.ts';
-import { sequenceChanges, samePage } from '../../src/modules/content/three-way-merge.ts';
+import { sequenceChanges, samePage } from '../../src/modules/content/merge/three-way-merge.ts';
 import { addPages, buildOrganization, buildSpace, type PageSeed } from '../factories.ts';
 import { expectOk, gqlData } from '../support/assertions.ts';
 import { useHarness } from '../support/harness.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { putDocuments } from '../../src/modules/content/document-store.ts';
+import { putDocuments } from '../../src/modules/content/store/document-store.ts';
 import { addFiles, addPages, buildMember, buildOrganization, buildSpace } from '../factories.ts';
 import { expectOk, gqlData } from '../support/assertions.ts';
 import { validateGitBookResponse } from '../support/gitbook-openapi.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToDocument } from '../../src/modules/content/markdown-document.ts';
+import { markdownToDocument } from '../../src/modules/content/markdown/markdown-document.ts';
 import { validateGitBookResponse } from '../support/gitbook-openapi.ts';
 
 /** A document page as GitBook's getPageById answers it, carrying `document`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Role } from '../../src/generated/prisma/client.ts';
-import { expectGitBookShape } from '../support/assertions.ts';
+import { expectGitBookShape, expectOk, restError } from '../support/assertions.ts';
 import { buildMember, buildOrganization, buildUser } from '../factories.ts';
 import { refusalMatrix, type RefusalOp } from '../support/refusals.ts';
 import { anonymous, useHarness } from '../support/harness.ts';
@@ -243,6 +243,7 @@ describe('PATCH /orgs/{organizationId}', () => {
       [{ hostname: 'a'.repeat(33) }, 'hostname'],
       [{ hostname: 'Not Valid' }, 'hostname'],
       [{ emailDomains: ['not a domain'] }, 'emailDomains'],
+      [{ emailDomains: ['localhost'] }, 'emailDomains'],
       [{ emailDomains: 'acme.example' }, 'emailDomains'],
       [{ defaultRole: 'owner' }, 'defaultRole'],
       [{ logo: 'not-a-url' }, 'logo'],
@@ -260,6 +261,18 @@ describe('PATCH /orgs/{organizationId}', () => {
     const malformed = await admin.raw('PATCH', `/v1/orgs/${organizationId}`, '{"title": ');
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.code).toBe(400);
+  });
+
+  it("defaultContent: one of the organization's sites, answered back; another organization's site is a 400; null clears it", async () => {
+    const { admin, organizationId } = await buildOrganization(h);
+    const site = expectOk(await admin.rest('POST', `/v1/orgs/${organizationId}/sites`, { title: 'Docs' }), 201);
+    const updated = expectOk(await admin.rest('PATCH', `/v1/orgs/${organizationId}`, { defaultContent: { type: 'site', site: site.id } }), 200, 'updateOrganizationById');
+    expect(updated.defaultContent).toEqual({ type: 'site', site: site.id });
+    expect(expectOk(await admin.rest('GET', `/v1/orgs/${organizationId}`)).defaultContent).toEqual({ type: 'site', site: site.id });
+    const other = await buildOrganization(h);
+    const foreign = expectOk(await other.admin.rest('POST', `/v1/orgs/${other.organizationId}/sites`, { title: 'Theirs' }), 201);
+    restError(await admin.rest('PATCH', `/v1/orgs/${organizationId}`, { defaultContent: { type: 'site', site: foreign.id } }), 400, 'defaultContent.site');
+    expect(expectOk(await admin.rest('PATCH', `/v1/orgs/${organizationId}`, { defaultContent: null })).defaultContent).toBeUndefined();
   });
 
   it('refuses a hostname already taken with 409', async () => {

@@ -106,7 +106,7 @@ describe('kill -9 in the middle of writes', () => {
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const adminToken = randomToken();
     const env = { DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, RATE_LIMIT: 'false', LOG_LEVEL: 'warn' };
-    const first = await startServer(env, 60_000);
+    const first = await startServer(env);
     const f = await fixture(first, adminToken);
     const run = writeUntilKilled([first], f);
     while (run.acknowledged.spaces.size < 15) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -114,7 +114,7 @@ describe('kill -9 in the middle of writes', () => {
     expect((await first.exited).signal).toBe('SIGKILL');
     await run.stop();
 
-    const second = await startServer(env, 60_000);
+    const second = await startServer(env);
     await checkAfterRestart(second, f, run.acknowledged);
     await second.stop();
   });
@@ -124,7 +124,7 @@ describe('kill -9 in the middle of writes', () => {
     cleanups.push(() => database.drop());
     const adminToken = randomToken();
     const env = { DATABASE_URL: database.url, ADMIN_TOKEN: adminToken, RATE_LIMIT: 'false', LOG_LEVEL: 'warn' };
-    const [a, b] = await Promise.all([startServer(env, 60_000), startServer(env, 60_000)]);
+    const [a, b] = await Promise.all([startServer(env), startServer(env)]);
     const f = await fixture(a, adminToken);
     const run = writeUntilKilled([a, b], f);
     while (run.acknowledged.spaces.size < 30) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -140,7 +140,7 @@ describe('kill -9 in the middle of writes', () => {
     );
     expect(duplicates).toEqual([]);
     expect(await postgresQuery(database.url, `SELECT id FROM "Space" WHERE "revisionId" IS NULL`)).toEqual([]);
-    const restarted = await startServer(env, 60_000);
+    const restarted = await startServer(env);
     expect((await call(restarted, f.token, 'GET', `/v1/orgs/${f.organizationId}`)).status).toBe(200);
     await Promise.all([b.stop(), restarted.stop()]);
   });

@@ -8,13 +8,13 @@ import { collatedColumns, collationFixes } from '../../src/db/collations.ts';
 import { applyMigrations, pgliteSession, pgSession, type SqlSession } from '../../src/db/migrate.ts';
 import { createPglite } from '../../src/db/pglite.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { contentHash } from '../../src/modules/content/content-hash.ts';
+import { contentHash } from '../../src/modules/content/store/content-hash.ts';
 import { purgeExpired } from '../../src/modules/spaces/space.lifecycle.ts';
 import { buildMember, buildOrganization } from '../factories.ts';
 import { useHarness } from '../support/harness.ts';
 import { pageCount, pageRow, writePageRows } from '../support/content-rows.ts';
 import { fileCodec, pageCodec } from '../../src/modules/content/index.ts';
-import { sequenceFromNodes, type StoredNode } from '../../src/modules/content/content-tree.ts';
+import { sequenceFromNodes, type StoredNode } from '../../src/modules/content/store/content-tree.ts';
 
 const h = useHarness();
 const ROOT = path.resolve(import.meta.dirname, '../..');

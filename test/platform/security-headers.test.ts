@@ -4,6 +4,7 @@ import { createApp } from '../../src/app.ts';
 import { buildConfig, loadConfig, type ConfigInput } from '../../src/config.ts';
 import { buildUser } from '../factories.ts';
 import { ADMIN_TOKEN, BASE, useHarness, type Harness } from '../support/harness.ts';
+import { readerSite } from '../support/reader-site.ts';
 
 const h = useHarness();
 
@@ -104,6 +105,19 @@ function preflight(app: ReturnType<typeof createApp>, path: string, origin: stri
     },
   });
 }
+
+describe("a route's own headers win over the edge's", () => {
+  it("a published site's page keeps its own framing and referrer rules (the edge adds only what it lacks)", async () => {
+    const { base } = await readerSite(h);
+    const page = await h.app.fetch(`${base}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
+    // Its framing rule agrees with its policy, and links tell other sites only its origin.
+    expect(page.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(page.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
 
 describe('the API reference page (/docs)', () => {
   it('is served without a token, from the npm package only, under a policy allowing only this origin', async () => {

@@ -105,7 +105,7 @@ function connectionRefused(port: number): Promise<boolean> {
   });
 }
 
-describe('server on the embedded database (PGlite in DATA_DIR)', { timeout: 120_000 }, () => {
+describe('server on the embedded database (PGlite in DATA_DIR)', { timeout: 300_000 }, () => {
   const dataDir = scratchDir('dp-server-');
   const adminToken = randomToken();
   const env = { DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info', DATABASE_URL: undefined };
@@ -280,7 +280,7 @@ describe('server on the embedded database (PGlite in DATA_DIR)', { timeout: 120_
 });
 
 if (runPostgres) {
-  describe('server on PostgreSQL (DATABASE_URL)', { timeout: 120_000 }, () => {
+  describe('server on PostgreSQL (DATABASE_URL)', { timeout: 300_000 }, () => {
     it('(f) starts on a fresh database, migrates it, and serves', async () => {
       const db = await createPostgresDatabase('dp_server');
       cleanups.push(db.drop);

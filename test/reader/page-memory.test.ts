@@ -116,8 +116,9 @@ describe('public pages from memory', () => {
     const second = await fromMemory(one, path);
     expect(second.text).toBe(first.text);
     expect(pageHeaders(second.headers)).toEqual(pageHeaders(first.headers));
-    // The edge's own headers are among them, and each answer has its own request ID.
-    expect(second.headers.get('x-frame-options')).toBe('DENY');
+    // The page's own headers are among them, and each answer has its own request ID.
+    expect(second.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(second.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     expect(second.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
     // Each encoding (and none) from the same remembered page.

@@ -137,7 +137,8 @@ beforeAll(async () => {
   const french = await spaceWithPages(site.admin, site.o, 'Guides FR', FRENCH_GUIDES);
   expectOk(await site.admin.rest('POST', `/v1/orgs/${site.o}/sites/${site.site.id}/site-spaces`, { spaceId: french.id, sectionId: sections[0].id }), 201);
   const variants = expectOk(await site.admin.rest('GET', `/v1/orgs/${site.o}/sites/${site.site.id}/site-spaces`)).items;
-  const frenchPath = variants.find((s: { space: { id: string } }) => s.space.id === french.id).path;
+  // A variant of the default section lives under the section's path (GitBook's rule): `guides/guides-fr`.
+  const frenchPath = `${sections[0].path}/${variants.find((s: { space: { id: string } }) => s.space.id === french.id).path}`;
   rich = { base: site.base, apiPath: sections[1].path, frenchPath };
 }, 90_000);
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { load } from 'cheerio';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
-import { markdownToDocument } from '../../src/modules/content/markdown-document.ts';
+import { markdownToDocument } from '../../src/modules/content/markdown/markdown-document.ts';
 import {
   documentCss,
   documentHeadings,

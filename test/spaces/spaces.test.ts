@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Role } from '../../src/generated/prisma/client.ts';
 import { purgeExpired } from '../../src/modules/spaces/space.lifecycle.ts';
 import { expectGitBookShape, expectOk, gqlData, gqlError, masked, restError } from '../support/assertions.ts';
-import { putDocuments } from '../../src/modules/content/document-store.ts';
+import { putDocuments } from '../../src/modules/content/store/document-store.ts';
 import { addMember, addPages as addRevisionPages, buildCollection, buildMember, buildOrganization, buildSpace, pagesOf as revisionPages, type PageSeed } from '../factories.ts';
 import { refusalMatrix, type RefusalOp } from '../support/refusals.ts';
 import { anonymous, useHarness, type Caller, type HttpResult } from '../support/harness.ts';

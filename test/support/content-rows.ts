@@ -1,7 +1,7 @@
 /**
  * Revisions written and read straight, as rows, for tests that set up content the API cannot make (a
  * page with a hand-picked ID, an orphan, a given order key) or look at what was stored. A revision's
- * pages and files live in content trees (src/modules/content/content-tree.ts); these helpers turn rows
+ * pages and files live in content trees (src/modules/content/store/content-tree.ts); these helpers turn rows
  * into a tree exactly as the migration to trees does (pages depth first, siblings by their order key
  * then ID, a page whose parent is missing at the top level; files by name then ID) and back, and set
  * the revision's roots. Revisions are immutable for the application, which keeps them in a cache: a

@@ -272,7 +272,7 @@ function hugeValuesFor(type: GraphQLInputType, huge: string, depth = 0): unknown
 }
 
 /**
- * A request to one of the modules' HTTP routes (http-route.ts: SAML, signed downloads, PDFs, the reader):
+ * A request to one of the modules' HTTP routes (HttpRoute: SAML, signed downloads, PDFs, the reader):
  * `expect` is `refused` (a 4xx, `status` when given) or `answered` (anything under 500: the route's
  * normal answer is right too — the reader's HTML 404 page for a path it does not have, a page that
  * ignores a cookie it cannot use).

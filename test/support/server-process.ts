@@ -78,10 +78,14 @@ export async function killAll(): Promise<void> {
   live.clear();
 }
 
-/** Spawns the server (`node --import tsx src/server.ts`, or the built one) and waits until /healthz answers 200. */
+/**
+ * Spawns the server (`node --import tsx src/server.ts`, or the built one) and waits until /healthz
+ * answers 200. The wait is generous: these tests check what a server does once it is up, not how fast
+ * it comes up on a machine shared with other work (the start-up time is measured by `npm run bench`).
+ */
 export async function startServer(
   env: Record<string, string | undefined>,
-  timeoutMs = 30_000,
+  timeoutMs = 120_000,
   /** Run dist/server.js as `npm start` does (after `npm run build`) instead of the sources through tsx. */
   options: { built?: boolean } = {},
 ): Promise<ServerProcess> {

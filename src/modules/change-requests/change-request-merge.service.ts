@@ -4,7 +4,7 @@ import { authorize } from '../../core/authorization.ts';
 import { ConflictError } from '../../core/errors.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { RevisionDraft, rememberContent, revisionContents, type RevisionContent } from '../content/index.ts';
+import { getDocuments, RevisionDraft, rememberContent, revisionContents, type RevisionContent } from '../content/index.ts';
 import { lockSpaceAt, recordPagePathRedirects, writeRevision } from '../content/index.ts';
 import { updateSearchIndex } from '../search/index.ts';
 import { hasConflictMarkers, hashesToMerge, mergeRevisions, type MergeConflict } from '../content/index.ts';
@@ -30,8 +30,7 @@ async function mergeMain(ctx: Context, cr: ChangeRequest, mainRevisionId: string
   const sides = await contentsOf(ctx, [baseOf(cr), cr.revisionId, mainRevisionId]);
   const [base, ours, theirs] = [sides.get(baseOf(cr))!, sides.get(cr.revisionId)!, sides.get(mainRevisionId)!];
   const hashes = hashesToMerge(base, ours, theirs);
-  const documents = hashes.length ? await ctx.db.document.findMany({ where: { hash: { in: hashes } } }) : [];
-  return mergeRevisions(base, ours, theirs, new Map(documents.map((d) => [d.hash, d.markdown])), now);
+  return mergeRevisions(base, ours, theirs, await getDocuments(ctx.db, hashes), now);
 }
 
 /** Pages of a revision whose bodies still hold conflict markers (of those a merge reported). */
@@ -43,8 +42,8 @@ async function unresolved(ctx: Context, revisionId: string, conflicts: MergeConf
     const hash = content.page(id)?.documentHash;
     return hash ? [[id, hash] as const] : [];
   }));
-  const documents = await ctx.db.document.findMany({ where: { hash: { in: [...new Set(hashes.values())] } }, select: { hash: true, markdown: true } });
-  const marked = new Set(documents.filter((d) => hasConflictMarkers(d.markdown)).map((d) => d.hash));
+  const documents = await getDocuments(ctx.db, hashes.values());
+  const marked = new Set([...documents].filter(([, markdown]) => hasConflictMarkers(markdown)).map(([hash]) => hash));
   return [...hashes].filter(([, hash]) => marked.has(hash)).map(([id]) => id);
 }
 

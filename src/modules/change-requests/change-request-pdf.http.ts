@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import pLimit from 'p-limit';
 import type { AppServices } from '../../core/context.ts';
 import { AppError, NotFoundError } from '../../core/errors.ts';
-import type { HttpRoute } from '../../http/http-route.ts';
+import type { HttpRoute } from '../../http/request-state.ts';
 import { contentDisposition } from '../content/index.ts';
 import { renderPdf, type PdfPage } from '../content/index.ts';
 import { signedDownloadRoute } from '../content/index.ts';

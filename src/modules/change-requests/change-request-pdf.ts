@@ -3,7 +3,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import type { Db } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { PdfPage } from '../content/index.ts';
-import { pageExists, revisionContent, type PageEntry } from '../content/index.ts';
+import { getDocuments, pageExists, revisionContent, type PageEntry } from '../content/index.ts';
 import { signUrl, verifySignedUrl } from '../content/index.ts';
 import { changeRequestContentSource } from './change-request-content.ts';
 
@@ -92,8 +92,7 @@ export async function readPdfContent(db: Db, target: PdfTarget): Promise<{ title
   if (!row) return null;
   const lengths = row.lengths ?? {};
   if (withBody.reduce((sum, p) => sum + (lengths[p.documentHash!] ?? 0), 0) > MAX_PDF_MARKDOWN) return 'too-large';
-  const documents = hashes.length ? await db.document.findMany({ where: { hash: { in: hashes } }, select: { hash: true, markdown: true } }) : [];
-  const markdown = new Map(documents.map((d) => [d.hash, d.markdown]));
+  const markdown = await getDocuments(db, hashes);
   const bodyOf = (p: PageEntry) => (p.type === 'document' && p.documentHash ? (markdown.get(p.documentHash) ?? null) : null);
   return { title: title ?? (row.spaceTitle || 'Untitled'), pages: shown.map((p) => ({ title: p.title, type: p.type, markdown: bodyOf(p) })) };
 }

@@ -1,11 +1,12 @@
 import type { Db } from '../../db/client.ts';
+import type { ComputedContentRenderer } from '../domain-module.ts';
 
 /**
  * Computed pages (`type: "computed"`): their content is made when read, from a source another module
  * knows (`builtin:openapi`: an OpenAPI spec of the organization). That module declares how to render
  * its source type (`DomainModule.computedContent`); content asks here, without importing it.
  */
-export type ComputedContentRenderer = (db: Db, organizationId: string, source: unknown) => Promise<string>;
+export type { ComputedContentRenderer } from '../domain-module.ts';
 
 const renderers = new Map<string, ComputedContentRenderer>();
 

@@ -1,9 +1,10 @@
+import { getDocuments } from './store/document-store.ts';
 import DataLoader from 'dataloader';
 import type { Revision } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import { keyedLoader } from '../../core/loaders.ts';
-import type { PageNode } from './page-tree.ts';
-import { revisionContents, type FileEntry } from './revision-content.ts';
+import type { PageNode } from './store/page-tree.ts';
+import { revisionContents, type FileEntry } from './store/revision-content.ts';
 
 /**
  * Per-request loaders of the graph's content fields (`Space.content`, `ChangeRequest.content`): one
@@ -70,8 +71,7 @@ export function documentLoader(ctx: Context): DataLoader<string, string | null> 
   return keyedLoader(ctx, 'content.document', () =>
     new DataLoader<string, string | null>(
       async (hashes) => {
-        const rows = await ctx.db.document.findMany({ where: { hash: { in: [...hashes] } }, select: { hash: true, markdown: true } });
-        const byHash = new Map(rows.map((r) => [r.hash, r.markdown]));
+        const byHash = await getDocuments(ctx.db, hashes);
         return hashes.map((hash) => byHash.get(hash) ?? null);
       },
     ),

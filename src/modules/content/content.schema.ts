@@ -7,8 +7,8 @@ import { listArgs, listType } from '../../graphql/list.ts';
 import { booleanOrKeywordScalar } from '../../graphql/string-enum.ts';
 import { pageTreeShape, pageWithBodyShape } from './content-shapes.ts';
 import { getFile, getPage, getRevision, listFiles, listPages, spaceContentSource } from './content.service.ts';
-import { signedFileUrl } from './file-urls.ts';
-import type { FileEntry } from './revision-content.ts';
+import { signedFileUrl } from './files/file-urls.ts';
+import type { FileEntry } from './store/revision-content.ts';
 
 export const RevisionPageTree = builder.simpleObject('RevisionPageTree', {
   description: 'The page tree of a revision',

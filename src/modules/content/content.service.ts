@@ -6,20 +6,28 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import { spaceForSiteReader } from '../sites/index.ts';
 import { spaceFor } from '../spaces/index.ts';
 import { computedMarkdown } from './computed-sources.ts';
-import { documentBudget } from './document-budget.ts';
-import { markdownToDocument } from './markdown-document.ts';
+import { documentBudget } from './markdown/document-budget.ts';
+import { markdownToDocument } from './markdown/markdown-document.ts';
 import { RawJson } from '../../lib/raw-json.ts';
 import { pageJson } from './page-json.ts';
 import { pageTreeText } from './page-tree-text.ts';
-import { buildPageTree } from './page-tree.ts';
-import { contentCacheOf, fileCodec, pageCodec, revisionContent, type FileEntry, type PageEntry } from './revision-content.ts';
+import { buildPageTree } from './store/page-tree.ts';
+import { contentCacheOf, fileCodec, pageCodec, revisionContent, type FileEntry, type PageEntry } from './store/revision-content.ts';
 
 /**
  * Whose content a read serves: the space's active revision, or a change request's revision. The
  * caller has been checked for `read` on the space before a source is made.
  */
-export interface ContentSource {
+export interface ContentSource extends PageSource {
   space: Space;
+}
+
+/**
+ * What a read of pages needs of its source: the space's ID (and its organization's, for computed
+ * pages) and the revision — the published view (published/) gives that much, without the space's row.
+ */
+export interface PageSource {
+  space: Pick<Space, 'id' | 'organizationId'>;
   revisionId: string | null;
   /**
    * Set when reading a change request: its number names it in application URLs; `baseRevisionId` is
@@ -64,7 +72,7 @@ export async function revisionContentSource(ctx: Context, spaceId: string, revis
  * page has no page of its own), read like `getPage`. The path is found in the revision read whole,
  * which the cache then keeps: a renderer asks for pages by path, page after page.
  */
-export async function getPageByPath(ctx: Context, source: ContentSource, path: string, format: DocumentFormat = 'document', computed = true) {
+export async function getPageByPath(ctx: Context, source: PageSource, path: string, format: DocumentFormat = 'document', computed = true) {
   const normalized = path.replace(/^\/+|\/+$/g, '');
   const content = source.revisionId ? await revisionContent(ctx.db, ctx.db, source.revisionId) : null;
   const entry = content?.pageAtPath(normalized);
@@ -78,7 +86,7 @@ export async function getPageByPath(ctx: Context, source: ContentSource, path: s
  * `GET …/content/pages`: the page tree of the revision, without bodies: the revision read whole in one
  * statement, or from the cache (a revision never changes) without any.
  */
-export async function listPages(ctx: Context, source: ContentSource): Promise<{ pages: RawJson | object[] }> {
+export async function listPages(ctx: Context, source: PageSource): Promise<{ pages: RawJson | object[] }> {
   if (!source.revisionId) return { pages: [] };
   const content = await revisionContent(ctx.db, ctx.db, source.revisionId);
   return { pages: content ? new RawJson(pageTreeText(content, ctx.config.appUrl)) : [] };
@@ -93,7 +101,7 @@ export type DocumentFormat = 'document' | 'markdown';
  * leaves, the leaf holding the page (found through the index of leaf IDs), the leaves holding its
  * descendants (which follow it), and its body.
  */
-export async function getPage(ctx: Context, source: ContentSource, pageId: string, format: DocumentFormat = 'document', computed = true) {
+export async function getPage(ctx: Context, source: PageSource, pageId: string, format: DocumentFormat = 'document', computed = true) {
   const notFound = () => new NotFoundError(`Page "${pageId}" not found in this ${source.changeRequest ? 'change request' : 'space'}`);
   if (!source.revisionId) throw notFound();
   const [row] = await ctx.db.$queryRaw<{ first: bigint; leaves: string; markdown: string | null }[]>(Prisma.sql`

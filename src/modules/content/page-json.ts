@@ -1,4 +1,4 @@
-import type { PageNode } from './page-tree.ts';
+import type { PageNode } from './store/page-tree.ts';
 
 /** GitBook's deprecated `kind` of each page type, still required by its schemas. */
 export const PAGE_KIND: Record<string, string> = { document: 'sheet', group: 'group', link: 'link', computed: 'sheet' };

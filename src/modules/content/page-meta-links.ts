@@ -3,7 +3,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { variantSpaceIds } from '../sites/index.ts';
 import type { ContentSource } from './content.service.ts';
 import { hasOwnPage } from './page-json.ts';
-import { revisionContent, revisionContents } from './revision-content.ts';
+import { revisionContent, revisionContents } from './store/revision-content.ts';
 
 /**
  * A page's meta links (GitBook's RevisionPageMetaLinks): the same page in the space's other variants on

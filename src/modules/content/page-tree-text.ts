@@ -1,6 +1,6 @@
-import type { TreeLeaf } from './content-tree.ts';
+import type { TreeLeaf } from './store/content-tree.ts';
 import { IsoDates, pageJson } from './page-json.ts';
-import type { RevisionContent, PageEntry } from './revision-content.ts';
+import type { RevisionContent, PageEntry } from './store/revision-content.ts';
 
 /**
  * A revision's page tree as the JSON text of `pageTreeJson` (GitBook's `RevisionPage` objects, children

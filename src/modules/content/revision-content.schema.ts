@@ -4,10 +4,10 @@ import type { Context } from '../../core/context.ts';
 import { RevisionFileRef } from './content.schema.ts';
 import { documentShape, pageLayoutShape } from './content-shapes.ts';
 import { documentLoader, pageTreeLoader, revisionFilesLoader, revisionLoader, type RevisionKey } from './content.loaders.ts';
-import { documentBudget } from './document-budget.ts';
-import { markdownToDocument } from './markdown-document.ts';
+import { documentBudget } from './markdown/document-budget.ts';
+import { markdownToDocument } from './markdown/markdown-document.ts';
 import { hasOwnPage, PAGE_KIND, pageAppUrl, pageLayout } from './page-json.ts';
-import type { PageNode } from './page-tree.ts';
+import type { PageNode } from './store/page-tree.ts';
 
 /**
  * A revision as a graph (GraphQL only, on `Space.content` and `ChangeRequest.content`): its pages are

@@ -6,7 +6,7 @@ import { documentShape, pageWithBodyShape } from './content-shapes.ts';
 import { bodyArgs, DocumentFormatEnum, mergedFromQuery, RevisionFileList, RevisionFileRef, RevisionPageTree, RevisionRef, revisionReadArgs } from './content.schema.ts';
 import { getFile, getPage, getPageByPath, getRevision, listFiles, listPages, revisionContentSource, spaceContentSource } from './content.service.ts';
 import { pageMetaLinks } from './page-meta-links.ts';
-import { documentOfSpace, MAX_SEMANTIC_CHANGES, revisionSemanticChanges } from './revision-changes.ts';
+import { documentOfSpace, MAX_SEMANTIC_CHANGES, revisionSemanticChanges } from './merge/revision-changes.ts';
 
 /**
  * Content addressed by revision (GitBook's `…/revisions/{revisionId}/…`): any revision of a space the

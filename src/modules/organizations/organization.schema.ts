@@ -16,6 +16,9 @@ import {
 } from './organization.service.ts';
 import { organizationActor, organizationForMember, organizationPermissions } from './organization.access.ts';
 
+/** A domain name of two labels or more (`example.com`), any case: an e-mail's part after the `@`. */
+const DOMAIN_PATTERN = '^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$';
+
 const OrganizationUrls = builder.simpleObject('OrganizationUrls', {
   fields: (t) => ({
     location: t.string({ extensions: constrained({ format: 'uri' }) }),
@@ -130,7 +133,7 @@ builder.queryFields((t) => ({
     }),
     description: "Organizations that declare this e-mail domain (only for callers whose e-mail is on it)",
     args: {
-      emailDomain: t.arg.string({ required: true, description: 'E-mail domain, e.g. example.com', extensions: constrained({ maxLength: 253, format: 'hostname' }) }),
+      emailDomain: t.arg.string({ required: true, description: 'E-mail domain, e.g. example.com', extensions: constrained({ maxLength: 253, format: 'hostname', pattern: DOMAIN_PATTERN }) }),
     },
     resolve: async (_root, args, ctx) => ({ organizations: await organizationsForEmailDomain(ctx, args.emailDomain) }),
   }),
@@ -146,7 +149,7 @@ const DefaultContentInput = builder.inputType('OrganizationDefaultContentInput',
 /** An organization's title: 2..255 characters, no leading or trailing white space (organization.service.ts). */
 const titleConstraints = constrained({ minLength: 2, maxLength: 255, pattern: '^\\S([\\s\\S]*\\S)?$' });
 /** At most MAX_EMAIL_DOMAINS e-mail domains, each a domain name. */
-const emailDomainsConstraints = constrained({ maxItems: MAX_EMAIL_DOMAINS, items: { format: 'hostname' } });
+const emailDomainsConstraints = constrained({ maxItems: MAX_EMAIL_DOMAINS, items: { format: 'hostname', pattern: DOMAIN_PATTERN } });
 
 builder.mutationFields((t) => ({
   createOrganization: t.field({

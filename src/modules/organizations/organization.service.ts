@@ -5,29 +5,23 @@ import { authorize } from '../../core/authorization.ts';
 import { BadRequestError, rethrowDatabaseError } from '../../core/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { paginate, type ListArgs } from '../../core/pagination.ts';
-import { checkLength, checkPattern, isDomain, rejectNull } from '../../core/validate.ts';
+import { rejectNull } from '../../core/validate.ts';
 import { organizationForAdmin } from './organization.access.ts';
 import { organizationCreationPolicy } from './organization.policy.ts';
 
-const TITLE_PATTERN = /^\S(.*\S)?$/s;
-const HOSTNAME_PATTERN = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
 export const MAX_EMAIL_DOMAINS = 100;
 
-function checkTitle(title: string | null | undefined) {
-  rejectNull('title', title);
-  checkLength('title', title, 2, 255);
-  checkPattern('title', title, TITLE_PATTERN, 'no leading or trailing white space');
-}
+/*
+ * The title's length and pattern, the e-mail domains' count and form and the hostname's length and
+ * pattern are declared on the fields (organization.schema.ts) and checked before a resolver runs: they
+ * are not checked again here. What is left is what a declaration cannot say.
+ */
 
+/** E-mail domains as stored: lower case, each once (the field's format already took each for a host name). */
 function normalizeEmailDomains(domains: string[] | null | undefined): string[] | undefined {
   if (domains === undefined) return undefined;
   rejectNull('emailDomains', domains);
-  if (domains!.length > MAX_EMAIL_DOMAINS) throw new BadRequestError(`Invalid "emailDomains": at most ${MAX_EMAIL_DOMAINS} entries`);
-  const normalized = [...new Set(domains!.map((d) => d.trim().toLowerCase()))];
-  for (const domain of normalized) {
-    if (!isDomain(domain)) throw new BadRequestError(`Invalid "emailDomains": "${domain}" is not a domain name`);
-  }
-  return normalized;
+  return [...new Set(domains!.map((d) => d.trim().toLowerCase()))];
 }
 
 export interface CreateOrganizationInput {
@@ -39,7 +33,7 @@ export interface CreateOrganizationInput {
 export async function createOrganization(ctx: Context, input: CreateOrganizationInput): Promise<Organization> {
   const viewer = viewerOf(ctx);
   authorize(organizationCreationPolicy, { instanceAdmin: ctx.instanceAdmin, scopeOrganizationId: viewer.scopeOrganizationId }, 'create', null);
-  checkTitle(input.title);
+  rejectNull('title', input.title);
   const emailDomains = normalizeEmailDomains(input.emailDomains ?? []);
   const id = newId();
   const now = ctx.clock.now();
@@ -77,8 +71,8 @@ export const MAX_EMAIL_DOMAIN_ORGANIZATIONS = 1000;
 /** Organizations that declare `emailDomain`, shown only to callers whose own e-mail is on that domain. */
 export async function organizationsForEmailDomain(ctx: Context, emailDomain: string): Promise<Organization[]> {
   const viewer = viewerOf(ctx);
+  // A host name (the field's declared format): compared as stored, in lower case.
   const domain = emailDomain.trim().toLowerCase();
-  if (!isDomain(domain)) throw new BadRequestError(`Invalid "emailDomain": "${emailDomain}" is not a domain name`);
   const viewerDomain = viewer.user.email.split('@')[1]?.toLowerCase();
   if (viewerDomain !== domain) return [];
   return ctx.db.organization.findMany({
@@ -103,20 +97,16 @@ export interface UpdateOrganizationInput {
 
 export async function updateOrganization(ctx: Context, input: UpdateOrganizationInput): Promise<Organization> {
   const { organization } = await organizationForAdmin(ctx, input.organizationId);
-  checkTitle(input.title);
+  rejectNull('title', input.title);
   const emailDomains = normalizeEmailDomains(input.emailDomains);
-  if (input.hostname !== undefined && input.hostname !== null) {
-    checkLength('hostname', input.hostname, 3, 32);
-    checkPattern('hostname', input.hostname, HOSTNAME_PATTERN, 'lowercase letters, digits and "-" (not at either end)');
-  }
   if (input.logo !== undefined && input.logo !== null && !isHttpUrl(input.logo)) {
     throw new BadRequestError('Invalid "logo": must be an absolute http(s) URL');
   }
   for (const flag of ['sso', 'ai', 'inviteLinks'] as const) rejectNull(flag, input[flag]);
+  // `hostname`'s length and pattern, and `defaultContent.type`, are declared on the field (checked before this runs).
   if (input.defaultContent) {
-    if (input.defaultContent.type !== 'site') throw new BadRequestError('Invalid "defaultContent.type": must be "site"');
-    // Sites are not part of this server yet: no site ID can belong to the organization.
-    throw new BadRequestError(`Invalid "defaultContent.site": no site "${input.defaultContent.site}" in this organization`);
+    const site = await ctx.db.site.findFirst({ where: { id: input.defaultContent.site, organizationId: organization.id }, select: { id: true } });
+    if (!site) throw new BadRequestError(`Invalid "defaultContent.site": no site "${input.defaultContent.site}" in this organization`);
   }
   try {
     return await ctx.db.organization.update({
@@ -126,7 +116,7 @@ export async function updateOrganization(ctx: Context, input: UpdateOrganization
         emailDomains,
         hostname: input.hostname,
         defaultRole: input.defaultRole,
-        defaultContentSiteId: input.defaultContent === null ? null : undefined,
+        defaultContentSiteId: input.defaultContent === null ? null : input.defaultContent?.site,
         logoURL: input.logo,
         sso: input.sso ?? undefined,
         ai: input.ai ?? undefined,

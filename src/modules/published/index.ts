@@ -1,19 +1,18 @@
+import './published-lookup.schema.ts';
 import './published-page.schema.ts';
 import type { DomainModule } from '../domain-module.ts';
-import type { RouteTable } from '../../rest/route-table.ts';
+import { publishedRoutes } from './published.rest.ts';
 
 /**
- * Published sites as their readers read them, built on the sites module (who may see what) and the
- * content module (what a revision holds): one request per page.
+ * A published site as its visitors see it — the one module that resolves a published URL to what it
+ * shows (site, section, variant, page, who may see them, redirects): the URL lookup and its apiToken,
+ * `publishedPage`, and the view the reader's HTML draws (published-view.ts). Built on the sites module
+ * (a site's sections, variants, access rules and redirect rules) and the content module (what a
+ * revision holds). The reader (modules/reader/) is its HTML rendering.
  */
-const routes: RouteTable = {
-  'Query.publishedPage': {
-    method: 'GET',
-    path: '/published-page',
-    tags: ['urls'],
-    public: true,
-    addition: 'One page of a published site with what a frontend draws (lookup, structure, customization, page tree, page)',
-  },
-};
+export const publishedModule: DomainModule = { name: 'published', routes: publishedRoutes };
 
-export const publishedModule: DomainModule = { name: 'published', routes };
+export { MAX_URL, type LookupResult, type PublishedLookup, type VisitorInput, type VisitorNavigation } from './published-lookup.ts';
+export { SiteVisitorInput } from './published-lookup.schema.ts';
+export { choosePage, firstReadable, listedReadable, readable, type PageChoice } from './page-choice.ts';
+export { encodePagePath, publishedView, type PublishedView, type ResolvedLookup } from './published-view.ts';

@@ -1,61 +1,62 @@
 import type { Context } from '../../core/context.ts';
-import { NotFoundError } from '../../core/errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
-import { getPage, getPageByPath, listPages, pageTreeShape, pageWithBodyShape, revisionContent, revisionContentSource } from '../content/index.ts';
-import { admitVisitor, lookupPublishedUrl, siteSpaceCustomizationOf, MAX_URL, SiteNavigation, siteStructureOf, SiteVisitorInput, type LookupResult } from '../sites/index.ts';
+import { getPage, listPages, pageTreeShape, pageWithBodyShape, type PageSource } from '../content/index.ts';
+import { admitVisitor, SiteNavigation, siteSpaceCustomizationOf, siteStructureOf } from '../sites/index.ts';
+import { MAX_URL } from './published-lookup.ts';
+import { SiteVisitorInput } from './published-lookup.schema.ts';
+import { publishedView, type PublishedView } from './published-view.ts';
 
 /**
  * One request per page of a published site (issue 24 §5): what a frontend needs to draw any page — the
  * URL lookup, the site's structure and customization, the variant's page tree and the page with its
- * document — in one GraphQL query (or `GET /published-page?url=`), without a token. Everything under
- * it is read as the visitor the lookup let in (a site reader), so it shows what the apiToken would.
+ * document — in one GraphQL query (or `GET /published-page?url=`), without a token. It is a rendering of
+ * the published view (published-view.ts), the same the reader's HTML draws: the same page for every URL.
+ * Everything under it is read as the visitor the lookup let in (admitted on the context for the fields
+ * beneath: sites/visitor-projection.ts), so it shows what the apiToken would.
  */
-interface PageView extends LookupResult {
-  /** The request's context as the site's reader (null: the lookup answered a redirect). */
-  readerCtx: Context | null;
-}
 
-const content = (view: PageView) => (view.answer && 'space' in view.answer ? view.answer : null);
+const withContent = (view: PublishedView) => (view.kind === 'redirect' ? null : view);
 
-/** The page the URL names: by its path, or the first document page of the tree at the variant's root. */
-async function pageOf(view: PageView) {
-  const found = content(view);
-  if (!found || !view.readerCtx) return null;
-  const source = await revisionContentSource(view.readerCtx, found.space, found.revision);
-  try {
-    if (found.pathname) return await getPageByPath(view.readerCtx, source, found.pathname);
-    const first = (await revisionContent(view.readerCtx.db, view.readerCtx.db, found.revision))?.pages.entries().find((page) => page.type === 'document' && !page.hidden);
-    return first ? await getPage(view.readerCtx, source, first.id) : null;
-  } catch (error) {
-    if (error instanceof NotFoundError) return null;
-    throw error;
-  }
-}
+/** Where the view's variant reads its content: the space and revision the lookup resolved. */
+const sourceOf = (view: NonNullable<ReturnType<typeof withContent>>): PageSource => ({
+  space: { id: view.lookup.answer.space, organizationId: view.lookup.answer.organization },
+  revisionId: view.lookup.answer.revision,
+});
 
-const PageViewRef = builder.objectRef<PageView>('PublishedPageView').implement({
+const PageViewRef = builder.objectRef<PublishedView>('PublishedPageView').implement({
   description: 'Everything a frontend needs to draw one page of a published site',
   fields: (t) => ({
-    lookup: t.field({ type: 'JSON', description: 'What the URL shows (publishedContentByUrl), or where to go instead', resolve: (v) => v.answer }),
-    customization: t.field({ type: 'JSON', nullable: true, description: "The site's customization, with the variant's overrides", resolve: (v) => (v.site && content(v) ? siteSpaceCustomizationOf(v.site, { customization: v.siteSpaceCustomization }) : null) }),
-    structure: t.field({ type: SiteNavigation, nullable: true, description: "The site's navigation as this visitor sees it", resolve: (v, _args, _ctx, info) => (v.readerCtx && v.site ? siteStructureOf(v.readerCtx, v.site.id, info) : null) }),
+    lookup: t.field({ type: 'JSON', description: 'What the URL shows (publishedContentByUrl), or where to go instead', resolve: (v) => v.lookup.answer }),
+    customization: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: "The site's customization, with the variant's overrides",
+      resolve: (v) => (v.kind !== 'redirect' ? siteSpaceCustomizationOf(v.lookup.site!, { customization: v.lookup.siteSpaceCustomization }) : null),
+    }),
+    structure: t.field({
+      type: SiteNavigation,
+      nullable: true,
+      description: "The site's navigation as this visitor sees it",
+      resolve: (v, _args, ctx, info) => (v.kind !== 'redirect' ? siteStructureOf(ctx, v.lookup.site!.id, info, ['structure'], v.lookup.reader) : null),
+    }),
     pages: t.field({
       type: 'JSON',
       nullable: true,
       description: "The page tree of the variant's published revision",
       extensions: shaped(pageTreeShape),
-      resolve: async (v) => {
-        const found = content(v);
-        if (!found || !v.readerCtx) return null;
-        return (await listPages(v.readerCtx, await revisionContentSource(v.readerCtx, found.space, found.revision, true))).pages;
+      resolve: async (v, _args, ctx) => {
+        const view = withContent(v);
+        return view ? (await listPages(ctx, sourceOf(view))).pages : null;
       },
     }),
     page: t.field({
       type: 'JSON',
       nullable: true,
-      description: 'The page at the URL (or the first page at the root), with its structured document; null when there is none',
+      description:
+        "The page the URL shows, with its structured document: at its path (a group's first page), or the variant's first listed page at its root; null when there is none",
       extensions: shaped(pageWithBodyShape),
-      resolve: (v) => pageOf(v),
+      resolve: (v, _args, ctx) => (v.kind === 'page' || v.kind === 'go-to' ? getPage(ctx, sourceOf(v), v.entry.id) : null),
     }),
   }),
 });
@@ -68,11 +69,11 @@ builder.queryFields((t) => ({
       url: t.arg.string({ required: true, description: 'The published URL', extensions: constrained({ maxLength: MAX_URL, format: 'uri' }) }),
       visitor: t.arg({ type: SiteVisitorInput, description: 'Who is visiting' }),
     },
-    resolve: async (_root, args, ctx) => {
-      const result = await lookupPublishedUrl(ctx, { url: args.url, visitor: args.visitor });
+    resolve: async (_root, args, ctx: Context) => {
+      const view = await publishedView(ctx, { url: args.url, visitor: args.visitor });
       // The fields beneath answer as this visitor (sites/visitor-projection.ts).
-      if (result.reader) admitVisitor(ctx, result.reader);
-      return { ...result, readerCtx: result.reader ? ({ ...ctx, siteReader: result.reader } as Context) : null };
+      if (view.lookup.reader) admitVisitor(ctx, view.lookup.reader);
+      return view;
     },
   }),
 }));

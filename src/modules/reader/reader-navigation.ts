@@ -1,5 +1,6 @@
 import type { PageEntry, RevisionContent } from '../content/index.ts';
-import { variantPath, type VisitorNavigation } from '../sites/index.ts';
+import { listedReadable, type VisitorNavigation } from '../published/index.ts';
+import { variantPath } from '../sites/index.ts';
 import type { ReaderLink, SectionTab, TreeItem, Variant } from './layout/site-page-props.ts';
 
 /**
@@ -10,9 +11,6 @@ import type { ReaderLink, SectionTab, TreeItem, Variant } from './layout/site-pa
 
 /** A page path as URL segments (each percent-encoded). */
 export const encodePath = (path: string) => path.split('/').filter(Boolean).map(encodeURIComponent).join('/');
-
-/** Pages a reader opens: documents and computed pages (groups open their first document). */
-export const readable = (page: PageEntry) => page.type === 'document' || page.type === 'computed';
 
 /** The base path of a section (its default variant's): the site's for the default section. */
 export function sectionBase(siteBasePath: string, section: { path: string; isDefault: boolean } | null): string {
@@ -107,20 +105,6 @@ export function breadcrumbsOf(content: RevisionContent, current: PageEntry, base
   return trail;
 }
 
-/**
- * The pages a reader is shown in reading (tree) order: readable (documents, computed pages), not hidden
- * and not under a hidden page. Pages is a revision's sequence (depth first) or a slice of it.
- */
-export function* listedReadable(pages: readonly PageEntry[]): Generator<PageEntry> {
-  let hiddenUntil = -1;
-  for (let i = 0; i < pages.length; i++) {
-    const page = pages[i];
-    // A hidden page hides its pages too: they follow it, `descendants` of them.
-    if (page.hidden && i > hiddenUntil) hiddenUntil = i + page.descendants;
-    if (i > hiddenUntil && readable(page)) yield page;
-  }
-}
-
 /** The readable, listed pages before and after the current one, in reading (tree) order. */
 export function previousNext(content: RevisionContent, current: PageEntry, base: string): { previous: ReaderLink | null; next: ReaderLink | null } {
   // By position, so that a hidden page (reachable, not listed) has the listed pages around it as neighbours.
@@ -136,8 +120,3 @@ export function previousNext(content: RevisionContent, current: PageEntry, base:
 
 const link = (page: PageEntry, base: string): ReaderLink => ({ title: page.title, href: `${base}${encodePath(page.path)}` });
 
-/** The page a variant opens at its root, or a group at its path: its first readable page. */
-export function firstReadable(content: RevisionContent, under: PageEntry | null): PageEntry | null {
-  for (const page of listedReadable(under ? content.subtree(under.id) : content.pages.entries())) return page;
-  return null;
-}

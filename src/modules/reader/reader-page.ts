@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Site } from '../../generated/prisma/client.ts';
-import type { AppServices, Context } from '../../core/context.ts';
-import { createContext } from '../../core/context.ts';
+import type { Services } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
-import { computedMarkdown, markdownToDocument, revisionContents, signedFileUrl, type PageEntry, type RevisionContent } from '../content/index.ts';
-import { lookupPublishedUrl, siteSpaceCustomizationOf, type LookupResult, type VisitorNavigation } from '../sites/index.ts';
+import { computedMarkdown, getDocuments, markdownToDocument, revisionContents, signedFileUrl, type PageEntry, type RevisionContent } from '../content/index.ts';
+import { publishedView, type PublishedView, type ResolvedLookup } from '../published/index.ts';
+import { siteSpaceCustomizationOf } from '../sites/index.ts';
 import type { DocumentResolver } from './document/render-document.tsx';
 
 /**
@@ -15,14 +15,14 @@ import type { DocumentResolver } from './document/render-document.tsx';
 const documentRenderer = () => import('./document/render-document.tsx');
 import type { SitePageProps } from './layout/site-page-props.ts';
 import { pageDescription, readerCustomization, type ReaderCustomization } from './reader-customization.ts';
-import { breadcrumbsOf, encodePath, firstReadable, previousNext, readable, sectionTabs, sidebarTree, variantBase, variantsOf } from './reader-navigation.ts';
+import { breadcrumbsOf, encodePath, previousNext, sectionTabs, sidebarTree, variantsOf } from './reader-navigation.ts';
 import { cleanUrl, readerVisitor, SHARE_KEY_PARAM, visitorCookies, type ReaderVisitor } from './reader-visitor.ts';
 
 /**
- * One published URL as a reader's browser asks for it: the URL lookup of the sites module decides what
- * it shows and to whom (the same rule the API applies to renderers), then the variant's page tree
- * (kept by the content cache: a revision never changes) and the page's body make the props the layout
- * draws. A page depends on nothing else, so its fingerprint — site, customization, navigation shown,
+ * One published URL as a reader's browser asks for it: the published view (published/) decides what it
+ * shows and to whom — site, variant and page, the same answer the API's `publishedPage` gives — and the
+ * page's body and the variants' trees (kept by the content cache: a revision never changes) make the
+ * props the layout draws. A page depends on nothing else, so its fingerprint — site, customization, navigation shown,
  * revision, page, visitor's claims — names its bytes: the ETag, and the key of the rendered-page cache.
  */
 
@@ -60,7 +60,7 @@ export interface ReaderPage {
   entry: PageEntry;
 }
 
-export type ResolvedLookup = LookupResult & { answer: Extract<LookupResult['answer'], { space: string }>; navigation: VisitorNavigation };
+export type { ResolvedLookup } from '../published/index.ts';
 
 /**
  * Whether a shared cache (a CDN, a reverse proxy) may keep what this visitor is answered: a public or
@@ -82,13 +82,13 @@ export interface ReaderRequest {
   sitePath: string;
 }
 
-/** The URL lookup as this visitor; null when nothing (they may see) is there. */
-export async function lookupAsVisitor(ctx: Context, url: URL, visitor: ReaderVisitor): Promise<LookupResult | null> {
+/** The published view of `url` for this visitor; null when nothing (they may see) is there. */
+export async function viewAsVisitor(services: Services, url: URL, visitor: ReaderVisitor): Promise<PublishedView | null> {
   const asked = cleanUrl(url);
   asked.search = '';
   if (visitor.shareKey) asked.searchParams.set(SHARE_KEY_PARAM, visitor.shareKey);
   try {
-    return await lookupPublishedUrl(ctx, { url: asked.toString(), visitor: visitor.visitor }, { issueToken: false });
+    return await publishedView(services, { url: asked.toString(), visitor: visitor.visitor }, { issueToken: false });
   } catch (error) {
     // A URL that is no published content, or that the lookup cannot read: the same 404 for every case.
     if (error instanceof AppError && error.status < 500) return null;
@@ -96,16 +96,15 @@ export async function lookupAsVisitor(ctx: Context, url: URL, visitor: ReaderVis
   }
 }
 
-export async function readerPage(services: AppServices, request: ReaderRequest): Promise<ReaderAnswer> {
-  const ctx = createContext(services, null);
+export async function readerPage(services: Services, request: ReaderRequest): Promise<ReaderAnswer> {
   const visitor = readerVisitor(request.url, request.cookieHeader);
-  const found = await lookupAsVisitor(ctx, request.url, visitor);
+  const view = await viewAsVisitor(services, request.url, visitor);
   const secure = request.url.protocol === 'https:';
   // A share key the site no longer takes (a deactivated link) is forgotten with the 404.
-  if (!found) return { kind: 'not-found', cookies: visitor.shareKey && !visitor.fromUrl.shareKey ? visitorCookies(visitor, { path: request.sitePath, secure, clearShareKey: true }) : [], context: null };
-  const { answer } = found;
-  if (!('space' in answer)) return { kind: 'redirect', location: answer.redirect, cookies: [] };
-  const lookup = found as ResolvedLookup;
+  if (!view) return { kind: 'not-found', cookies: visitor.shareKey && !visitor.fromUrl.shareKey ? visitorCookies(visitor, { path: request.sitePath, secure, clearShareKey: true }) : [], context: null };
+  if (view.kind === 'redirect') return { kind: 'redirect', location: view.location, cookies: [] };
+  const { lookup, base } = view;
+  const { answer } = lookup;
   const cookiePath = request.sitePath;
   // What the URL brought is kept in cookies, and the reader goes on to the clean URL.
   if (Object.keys(visitor.fromUrl).length) {
@@ -117,10 +116,9 @@ export async function readerPage(services: AppServices, request: ReaderRequest):
   const revisionId = answer.revision;
   // The variant's tree, and the other variants' of the section (the switcher keeps the page path).
   const variantRevisions = navigation.siteSpaces.filter((s) => s.sectionId === (navigation.section?.id ?? null)).map((s) => s.space.revisionId!);
-  const contents = await revisionContents(ctx.db, ctx.db, [...new Set([revisionId, ...variantRevisions])]);
-  const content = contents.get(revisionId);
+  const contents = await revisionContents(services.db, services.db, [...new Set([revisionId, ...variantRevisions])]);
+  const content = view.content;
   if (!content) return { kind: 'not-found', cookies: [], context: null };
-  const base = variantBase(answer.siteBasePath, navigation.section, siteSpace);
   const settings = siteSpaceCustomizationOf(lookup.site!, { customization: lookup.siteSpaceCustomization });
   const pageHref = (pageId: string) => {
     const page = content.page(pageId);
@@ -129,22 +127,14 @@ export async function readerPage(services: AppServices, request: ReaderRequest):
   const customization = readerCustomization(settings, lookup.site!.title, pageHref);
   const siteContext: SiteContext = { customization, homeHref: answer.siteBasePath };
 
-  let entry: PageEntry | null;
-  if (!answer.pathname) entry = firstReadable(content, null);
-  else {
-    const at = content.pageAtPath(answer.pathname.replace(/\/+$/, ''));
-    if (at && at.type === 'group') {
-      const first = firstReadable(content, at);
-      if (first) return { kind: 'redirect', location: `${base}${encodePath(first.path)}`, cookies: [] };
-    }
-    entry = at && readable(at) ? at : null;
-  }
-  if (!entry) return { kind: 'not-found', cookies: [], context: siteContext };
-  const current = entry;
+  // Which page the URL shows is the view's (published/page-choice.ts): a group goes to its first page.
+  if (view.kind === 'go-to') return { kind: 'redirect', location: view.location, cookies: [] };
+  if (view.kind !== 'page') return { kind: 'not-found', cookies: [], context: siteContext };
+  const current = view.entry;
 
   const site = lookup.site!;
   const shared = sharedCacheable(site, visitor);
-  const now = ctx.clock.now();
+  const now = services.clock.now();
   const fingerprint = fingerprintOf([
     RENDER_VERSION,
     request.url.origin,
@@ -166,10 +156,9 @@ export async function readerPage(services: AppServices, request: ReaderRequest):
   ]);
 
   const markdown = async () => {
-    if (current.type === 'computed') return computedMarkdown(ctx.db, site.organizationId, current.computed);
+    if (current.type === 'computed') return computedMarkdown(services.db, site.organizationId, current.computed);
     if (!current.documentHash) return '';
-    const row = await ctx.db.document.findUnique({ where: { hash: current.documentHash }, select: { markdown: true } });
-    return row?.markdown ?? '';
+    return (await getDocuments(services.db, [current.documentHash])).get(current.documentHash) ?? '';
   };
 
   const props = async (): Promise<SitePageProps> => {
@@ -182,7 +171,7 @@ export async function readerPage(services: AppServices, request: ReaderRequest):
     for (const fileId of wanted) {
       const file = content.files.get(fileId);
       if (!file) continue;
-      const url = await signedFileUrl(ctx.db, ctx.config.publicUrl, { hash: file.blobHash, name: file.name, contentType: file.contentType }, now);
+      const url = await signedFileUrl(services.db, services.config.publicUrl, { hash: file.blobHash, name: file.name, contentType: file.contentType }, now);
       files.set(fileId, { url, name: file.name, contentType: file.contentType, size: file.size, width: file.width, height: file.height });
     }
     const resolve: DocumentResolver = {

@@ -1,10 +1,9 @@
-import type { AppServices, Context } from '../../core/context.ts';
-import { createContext } from '../../core/context.ts';
+import type { Services } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
-import { searchSite } from '../search/index.ts';
+import { searchSiteAsReader } from '../search/index.ts';
 import type { SearchAnswer } from './layout/site-page-props.ts';
 import { encodePath, variantBase } from './reader-navigation.ts';
-import { lookupAsVisitor, sharedCacheable, type ResolvedLookup } from './reader-page.ts';
+import { sharedCacheable, viewAsVisitor, type ResolvedLookup } from './reader-page.ts';
 import { readerVisitor } from './reader-visitor.ts';
 
 /**
@@ -44,10 +43,9 @@ export function highlightRuns(text: string, query: string): SearchAnswer['pages'
   return runs;
 }
 
-export async function searchAnswer(ctx: Context, lookup: ResolvedLookup, query: string): Promise<SearchAnswer> {
+export async function searchAnswer(services: Services, lookup: ResolvedLookup, query: string): Promise<SearchAnswer> {
   const { answer, navigation } = lookup;
-  const readerCtx = { ...ctx, siteReader: lookup.reader! } as Context;
-  const found = await searchSite(readerCtx, answer.organization, answer.site, {
+  const found = await searchSiteAsReader(services, lookup.reader!, answer.organization, answer.site, {
     query,
     limit: RESULTS,
     scope: { mode: 'default', currentSiteSpace: navigation.siteSpace.id },
@@ -85,18 +83,17 @@ export async function searchAnswer(ctx: Context, lookup: ResolvedLookup, query: 
 }
 
 /** `<variant>/~search?q=`: JSON (the script's fetch); a browser's form submission gets it as a page (reader.http.ts). */
-export async function readerSearch(services: AppServices, request: ReaderSearchRequest): Promise<{ status: number; answer?: SearchAnswer; lookup?: ResolvedLookup; shared?: boolean }> {
+export async function readerSearch(services: Services, request: ReaderSearchRequest): Promise<{ status: number; answer?: SearchAnswer; lookup?: ResolvedLookup; shared?: boolean }> {
   const query = (request.url.searchParams.get('q') ?? '').trim();
   if (query.length > MAX_READER_QUERY) return { status: 400 };
-  const ctx = createContext(services, null);
   const visitor = readerVisitor(request.url, request.cookieHeader);
-  const found = await lookupAsVisitor(ctx, request.url, visitor);
-  if (!found || !('space' in found.answer) || !found.navigation) return { status: 404 };
-  const lookup = found as ResolvedLookup;
+  const view = await viewAsVisitor(services, request.url, visitor);
+  if (!view || view.kind === 'redirect') return { status: 404 };
+  const { lookup } = view;
   const shared = sharedCacheable(lookup.site!, visitor);
   if (!query) return { status: 200, answer: { query, pages: [] }, lookup, shared };
   try {
-    return { status: 200, answer: await searchAnswer(ctx, lookup, query), lookup, shared };
+    return { status: 200, answer: await searchAnswer(services, lookup, query), lookup, shared };
   } catch (error) {
     if (error instanceof AppError && error.status === 400) return { status: 400 };
     throw error;

@@ -1,4 +1,4 @@
-import type { VisitorInput } from '../sites/index.ts';
+import type { VisitorInput } from '../published/index.ts';
 
 /**
  * Who is reading, as the browser tells us: the share link's key, the visitor's signed token and the

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppServices } from '../../core/context.ts';
 import { AppError, NotFoundError } from '../../core/errors.ts';
-import type { HttpRoute, HttpRouteRequest } from '../../http/http-route.ts';
+import type { HttpRoute, HttpRouteRequest } from '../../http/request-state.ts';
 import { refusal } from '../../http/refusal.ts';
 import { renderErrorPage } from './layout/error-page.tsx';
 import { renderSitePage, THEME_BOOT_SCRIPT } from './layout/site-page.tsx';
@@ -28,7 +28,10 @@ const SHARED_CACHE = 'public, max-age=0, s-maxage=60, stale-while-revalidate=300
 const PRIVATE_CACHE = 'private, no-cache';
 const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
+  // Links to other sites tell them the site's origin, not the page; a page may be framed by its own
+  // site only (as its policy's `frame-ancestors 'self'` says to current browsers).
   'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Frame-Options': 'SAMEORIGIN',
   // Pages run only the reader's own script; images and links may point anywhere over https.
   'Content-Security-Policy':
     "default-src 'self'; img-src 'self' https: http: data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'sha256-THEME_BOOT'; font-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'",
@@ -183,9 +186,9 @@ async function searchResponse(services: AppServices, { request, url }: { request
   const result = await readerSearch(services, { url, cookieHeader, sitePath });
   if (!result.answer) {
     if (wantsHtml) return errorResponse(result.status, null);
-    // The script asks for JSON: the refusal is the REST error body (http/refusal.ts), not a page.
+    // The script asks for JSON: the published-site door's refusal in JSON (http/refusal.ts), not a page.
     const message = result.status === 400 ? `Invalid "q": at most ${MAX_READER_QUERY} characters` : 'No published content here';
-    return refusal('rest', result.status, message, { 'Cache-Control': 'no-store' });
+    return refusal('published-site', result.status, message, { 'Cache-Control': 'no-store' }, 'json');
   }
   const cacheControl = result.shared ? 'public, max-age=0, s-maxage=60' : 'private, no-cache';
   // JSON for a script, a page for a browser: caches must key on Accept.

@@ -1,10 +1,10 @@
 import { h } from 'preact';
 import { render } from 'preact-render-to-string';
-import type { AppServices } from '../../core/context.ts';
-import { createContext } from '../../core/context.ts';
-import { computedMarkdown, revisionContents, type PageEntry, type RevisionContent } from '../content/index.ts';
-import { encodePath, listedReadable, variantBase } from './reader-navigation.ts';
-import { lookupAsVisitor, sharedCacheable, type ResolvedLookup } from './reader-page.ts';
+import type { Services } from '../../core/context.ts';
+import { computedMarkdown, getDocuments, revisionContents, type PageEntry, type RevisionContent } from '../content/index.ts';
+import { listedReadable } from '../published/index.ts';
+import { encodePath, variantBase } from './reader-navigation.ts';
+import { sharedCacheable, viewAsVisitor, type ResolvedLookup } from './reader-page.ts';
 import { readerVisitor } from './reader-visitor.ts';
 
 /**
@@ -66,13 +66,12 @@ const text = (body: string, type: string, shared: boolean) =>
   new Response(body, { headers: { 'Content-Type': type, 'Cache-Control': shared ? 'public, max-age=0, s-maxage=300' : 'private, no-cache' } });
 
 /** The file, or null when there is no published site here the visitor may see (the reader answers its 404 page). */
-export async function siteFile(services: AppServices, name: string, request: SiteFileRequest): Promise<Response | null> {
-  const ctx = createContext(services, null);
+export async function siteFile(services: Services, name: string, request: SiteFileRequest): Promise<Response | null> {
   const visitor = readerVisitor(request.url, request.cookieHeader);
   const rootUrl = new URL(request.sitePath, request.url.origin);
-  const found = await lookupAsVisitor(ctx, rootUrl, visitor);
-  if (!found || !('space' in found.answer) || !found.navigation || !found.site) return null;
-  const lookup = found as ResolvedLookup;
+  const view = await viewAsVisitor(services, rootUrl, visitor);
+  if (!view || view.kind === 'redirect' || !view.lookup.site) return null;
+  const lookup: ResolvedLookup = view.lookup;
   const site = lookup.site!;
   // Search engines see public sites only; unlisted sites and those for some readers are never listed.
   const indexable = site.visibility === 'public' && !visitor.personal;
@@ -86,7 +85,7 @@ export async function siteFile(services: AppServices, name: string, request: Sit
   }
 
   const revisions = [...new Set(lookup.navigation.siteSpaces.map((s) => s.space.revisionId!))];
-  const contents = await revisionContents(ctx.db, ctx.db, revisions);
+  const contents = await revisionContents(services.db, services.db, revisions);
   const pages = listedPages(lookup, contents, origin);
 
   if (name === 'sitemap.xml') {
@@ -121,11 +120,9 @@ export async function siteFile(services: AppServices, name: string, request: Sit
   const chosen = pages.slice(0, MAX_FULL_PAGES);
   for (let i = 0; i < chosen.length && bytes < MAX_FULL_BYTES; i += 100) {
     const batch = chosen.slice(i, i + 100);
-    const hashes = [...new Set(batch.map(({ page }) => page.documentHash).filter((hash): hash is string => hash !== null))];
-    const rows = hashes.length ? await ctx.db.document.findMany({ where: { hash: { in: hashes } }, select: { hash: true, markdown: true } }) : [];
-    const bodies = new Map(rows.map((row) => [row.hash, row.markdown]));
+    const bodies = await getDocuments(services.db, batch.map(({ page }) => page.documentHash));
     for (const { page, url } of batch) {
-      const body = page.type === 'computed' ? await computedMarkdown(ctx.db, site.organizationId, page.computed) : (page.documentHash ? bodies.get(page.documentHash) : '') ?? '';
+      const body = page.type === 'computed' ? await computedMarkdown(services.db, site.organizationId, page.computed) : (page.documentHash ? bodies.get(page.documentHash) : '') ?? '';
       const part = `\n---\n\n# ${inline(page.title)}\n\nSource: ${url}\n\n${body.trim()}\n`;
       if (bytes + part.length > MAX_FULL_BYTES) break;
       parts.push(part);

@@ -15,4 +15,4 @@ export const searchModule: DomainModule = {
 
 // The public entry of the module: what other modules use.
 export { updateSearchIndex } from './search-index.ts';
-export { searchSite } from './site-search.service.ts';
+export { searchSite, searchSiteAsReader } from './site-search.service.ts';

@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/client.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { pageSections } from './page-sections.ts';
-import { revisionContents, sequenceChanges, type PageEntry, type RevisionContent } from '../content/index.ts';
+import { getDocuments, revisionContents, sequenceChanges, type PageEntry, type RevisionContent } from '../content/index.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -88,8 +88,7 @@ export async function updateSearchIndex(tx: Tx, spaceId: string, to: RevisionCon
 /** Pages with their bodies (one statement for a batch). */
 async function withBodies(tx: Tx, pages: PageEntry[]): Promise<ChangedPage[]> {
   const hashes = [...new Set(pages.map((page) => page.documentHash).filter((hash): hash is string => hash !== null))];
-  const documents = hashes.length ? await tx.document.findMany({ where: { hash: { in: hashes } }, select: { hash: true, markdown: true } }) : [];
-  const markdown = new Map(documents.map((d) => [d.hash, d.markdown]));
+  const markdown = await getDocuments(tx, hashes);
   return pages.map((page) => ({
     id: page.id,
     title: page.title,

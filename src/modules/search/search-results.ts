@@ -1,4 +1,4 @@
-import type { Context } from '../../core/context.ts';
+import type { Services } from '../../core/context.ts';
 import { SEARCH_CONFIG } from './search-index.ts';
 import { groupBy } from '../../lib/group-by.ts';
 import { revisionContents } from '../content/index.ts';
@@ -59,7 +59,7 @@ interface SectionRow {
  * (their best sections with excerpts; their descriptions and ancestors, from the active revision).
  */
 export async function readResultPages(
-  ctx: Context,
+  ctx: Services,
   hits: readonly { spaceId: string; pageId: string; score: number; rank: number; tsquery: string }[],
   revisionBySpace: ReadonlyMap<string, string | null>,
 ): Promise<PageResult[]> {

@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.ts';
-import type { Context } from '../../core/context.ts';
+import type { Context, Services } from '../../core/context.ts';
 import { BadRequestError } from '../../core/errors.ts';
 import { decodeCursor, encodeCursor, resolveLimit, type ListArgs, type Page } from '../../core/pagination.ts';
 import { organizationForMember } from '../organizations/index.ts';
@@ -73,7 +73,7 @@ export interface RankedPagesCursor {
  * (two when the typo retry runs). Space search and site search page through it; an organization
  * search ranks spaces instead.
  */
-export async function rankPages(ctx: Context, spaceIds: readonly string[], query: SearchQuery, limit: number, after: RankedPagesCursor | null): Promise<RankedRow[]> {
+export async function rankPages(ctx: Services, spaceIds: readonly string[], query: SearchQuery, limit: number, after: RankedPagesCursor | null): Promise<RankedRow[]> {
   const inSpaces = spaceIds.length === 1 ? Prisma.sql`s."spaceId" = ${spaceIds[0]}` : Prisma.sql`s."spaceId" = ANY(${spaceIds}::text[])`;
   // Rows after the cursor: strictly lower score, or the same score and a later (space, page).
   const afterCursor = (alias: string) =>

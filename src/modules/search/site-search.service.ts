@@ -1,7 +1,7 @@
-import type { Context } from '../../core/context.ts';
+import type { Context, Services, SiteReader } from '../../core/context.ts';
 import { BadRequestError } from '../../core/errors.ts';
 import { decodeCursor, encodeCursor, resolveLimit, type ListArgs, type Page } from '../../core/pagination.ts';
-import { searchableSiteSpaces, type SearchableSiteSpace } from '../sites/index.ts';
+import { readerSearchableSiteSpaces, searchableSiteSpaces, type SearchableSiteSpace } from '../sites/index.ts';
 import { catchUpSearchIndex } from './search-index.ts';
 import { parseSearchQuery } from './search-query.ts';
 import { readResultPages } from './search-results.ts';
@@ -102,23 +102,39 @@ const CURSOR_KEYS = [
   { field: 'pageId', direction: 'asc' as const },
 ];
 
+/** The API's site search: the site spaces the caller may see (a member, or the apiToken's reader). */
 export async function searchSite(ctx: Context, organizationId: string, siteId: string, args: SiteSearchArgs): Promise<Page<SpaceResult>> {
-  // Everything the caller sent is checked before anything is read.
-  const query = parseSearchQuery(args.query);
-  const limit = resolveLimit(args.limit);
-  const after = args.page ? (decodeCursor(args.page, CURSOR_KEYS) as string[]) : null;
-  const scope = scopeOf(args);
+  const checked = checkedArgs(args);
+  return searchSiteSpaces(ctx, await searchableSiteSpaces(ctx, organizationId, siteId), checked);
+}
 
-  const siteSpaces = inScope(await searchableSiteSpaces(ctx, organizationId, siteId), scope);
+/** The reader's site search (its `~search`): as the visitor the published view let in, no request context. */
+export async function searchSiteAsReader(services: Services, reader: SiteReader, organizationId: string, siteId: string, args: SiteSearchArgs): Promise<Page<SpaceResult>> {
+  const checked = checkedArgs(args);
+  return searchSiteSpaces(services, await readerSearchableSiteSpaces(services.db, reader, organizationId, siteId), checked);
+}
+
+/** Everything the caller sent, checked before anything is read. */
+function checkedArgs(args: SiteSearchArgs) {
+  return {
+    query: parseSearchQuery(args.query),
+    limit: resolveLimit(args.limit),
+    after: args.page ? (decodeCursor(args.page, CURSOR_KEYS) as string[]) : null,
+    scope: scopeOf(args),
+  };
+}
+
+async function searchSiteSpaces(services: Services, visible: SearchableSiteSpace[], { query, limit, after, scope }: ReturnType<typeof checkedArgs>): Promise<Page<SpaceResult>> {
+  const siteSpaces = inScope(visible, scope);
   // A space shown in several site spaces (sections, variants) is searched, and listed, once.
   const spaces = new Map(siteSpaces.map((siteSpace) => [siteSpace.space.id, siteSpace.space]));
   if (!spaces.size) return { items: [], count: 0 };
   const stale = [...spaces.values()].filter((space) => space.searchRevisionId !== space.revisionId).map((space) => space.id);
-  if (stale.length) await catchUpSearchIndex(ctx.db, stale);
+  if (stale.length) await catchUpSearchIndex(services.db, stale);
 
-  const rows = await rankPages(ctx, [...spaces.keys()], query, limit, after && { score: after[0], spaceId: after[1], pageId: after[2] });
+  const rows = await rankPages(services, [...spaces.keys()], query, limit, after && { score: after[0], spaceId: after[1], pageId: after[2] });
   const shown = rows.slice(0, limit);
-  const pages = await readResultPages(ctx, shown, new Map([...spaces.values()].map((space) => [space.id, space.revisionId])));
+  const pages = await readResultPages(services, shown, new Map([...spaces.values()].map((space) => [space.id, space.revisionId])));
   const groups = new Map<string, SpaceResult>();
   for (const page of pages) {
     let group = groups.get(page.spaceId);

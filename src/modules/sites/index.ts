@@ -7,7 +7,6 @@ import './site-customization.schema.ts';
 import './site-space-customization.schema.ts';
 import './site-space.schema.ts';
 import './site-redirects.schema.ts';
-import './published-lookup.schema.ts';
 import './site-permissions.schema.ts';
 import './site-structure.schema.ts';
 import type { DomainModule } from '../domain-module.ts';
@@ -24,10 +23,12 @@ export const sitesModule: DomainModule = {
 
 export { admitVisitor, looksLikeJwt, siteReaderForToken, spaceForSiteReader } from './site-readers.ts';
 export { SITE_READER_FIELDS, VISITOR_PROJECTION } from './visitor-projection.ts';
-export { lookupPublishedUrl, MAX_URL, type LookupResult, type VisitorInput, type VisitorNavigation } from './published-lookup.ts';
-export { SiteVisitorInput } from './published-lookup.schema.ts';
+// For the published site's module (published/): who a visitor is, which rows open to them, where a variant lives, redirects.
+export { conditionHolds } from './adaptive-content.ts';
+export { authKeyTag, issueSiteReaderToken, siteOpenTo } from './site-readers.ts';
+export { destinationPage, destinationUrl, matchRedirect, redirectFacts, sourceCandidates, type SiteLayout } from './site-redirect-targets.ts';
 export { SiteNavigation, siteStructureOf } from './published-site.schema.ts';
 export { customizationOf, siteSpaceCustomizationOf } from './site-customization.ts';
-export { searchableSiteSpaces, type SearchableSiteSpace } from './searchable-site-spaces.ts';
+export { readerSearchableSiteSpaces, searchableSiteSpaces, type SearchableSiteSpace } from './searchable-site-spaces.ts';
 export { variantSpaceIds } from './site-variants.ts';
 export { variantPath } from './site-urls.ts';

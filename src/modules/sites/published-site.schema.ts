@@ -1,6 +1,6 @@
 import type { Site, SiteSection } from '../../generated/prisma/client.ts';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Context } from '../../core/context.ts';
+import type { Context, SiteReader } from '../../core/context.ts';
 import { withRelations, type ItemQuery } from '../../core/pagination.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.ts';
@@ -122,15 +122,15 @@ builder.queryFields((t) => ({
 
 /**
  * A site's navigation (getSiteStructure): its top-level sections and groups in order. A site's reader
- * sees the sections whose conditions hold for their claims, and the groups holding one (the variants
+ * (`reader`: the apiToken's, or the visitor `publishedPage` let in) sees the sections whose conditions
+ * hold for their claims, and the groups holding one (the variants
  * and a group's sections beneath are filtered by visitor-projection.ts). Two statements (a reader's:
  * three, the third the conditions of grouped sections), each loading what the selection under `path`
  * (the field's `structure`) needs of its type — site spaces, spaces, a group's sections — with joins,
  * so the cost does not depend on how many sections the site has.
  */
-export async function siteStructureOf(ctx: Context, siteId: string, info?: GraphQLResolveInfo, path: string[] = ['structure']) {
+export async function siteStructureOf(ctx: Context, siteId: string, info?: GraphQLResolveInfo, path: string[] = ['structure'], reader: SiteReader | null = ctx.siteReader) {
   const selection = (typeName: string) => (info ? (queryFromInfo({ context: ctx, info, path, typeName }) as object) : {});
-  const reader = ctx.siteReader;
   const [sections, groups, groupedConditions] = await Promise.all([
     ctx.db.siteSection.findMany({
       relationLoadStrategy: 'join',

@@ -1,5 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Context, SiteReader } from '../../core/context.ts';
+import type { Db } from '../../db/client.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { conditionHolds } from './adaptive-content.ts';
 import { siteFor } from './site-access.ts';
@@ -40,8 +41,17 @@ const SITE_SPACES = {
 type SiteWithSpaces = Prisma.SiteGetPayload<{ include: typeof SITE_SPACES }>;
 
 export async function searchableSiteSpaces(ctx: Context, organizationId: string, siteId: string): Promise<SearchableSiteSpace[]> {
-  const reader = ctx.siteReader;
-  const site = reader ? await siteForSearchReader(ctx, reader, organizationId, siteId) : (await siteFor(ctx, organizationId, siteId, 'read', { include: SITE_SPACES })).site as SiteWithSpaces;
+  if (ctx.siteReader) return readerSearchableSiteSpaces(ctx.db, ctx.siteReader, organizationId, siteId);
+  const { site } = await siteFor(ctx, organizationId, siteId, 'read', { include: SITE_SPACES });
+  return searchableOf(site as SiteWithSpaces, null);
+}
+
+/** The site spaces a site's reader may search (the apiToken's holder, or the reader's own visitor): no request context needed. */
+export async function readerSearchableSiteSpaces(db: Db, reader: SiteReader, organizationId: string, siteId: string): Promise<SearchableSiteSpace[]> {
+  return searchableOf(await siteForSearchReader(db, reader, organizationId, siteId), reader);
+}
+
+function searchableOf(site: SiteWithSpaces, reader: SiteReader | null): SearchableSiteSpace[] {
   const shownSections = new Set(site.sections.filter((section) => !reader || conditionHolds(section.condition, reader.claims)).map((section) => section.id));
   const searchable: SearchableSiteSpace[] = [];
   for (const siteSpace of site.siteSpaces) {
@@ -59,10 +69,10 @@ export async function searchableSiteSpaces(ctx: Context, organizationId: string,
 }
 
 /** The reader's own site, while open to them, with what a search needs (one statement). */
-async function siteForSearchReader(ctx: Context, reader: SiteReader, organizationId: string, siteId: string): Promise<SiteWithSpaces> {
+async function siteForSearchReader(db: Db, reader: SiteReader, organizationId: string, siteId: string): Promise<SiteWithSpaces> {
   const notFound = new NotFoundError(sitePolicy.notFound({ id: siteId, createdById: null }));
   if (reader.siteId !== siteId || reader.organizationId !== organizationId) throw notFound;
-  const site = await ctx.db.site.findUnique({
+  const site = await db.site.findUnique({
     relationLoadStrategy: 'join',
     where: { id: siteId },
     include: { ...SITE_SPACES, shareLinks: { where: { key: reader.shareKey ?? '', active: true }, select: { id: true } } },

@@ -38,23 +38,6 @@ export const siteRoutes: RouteTable = {
   'Mutation.createSiteShareLink': { method: 'POST', path: `${site}/share-links`, status: 201, tags },
   'Mutation.updateSiteShareLink': { operationId: 'updateSiteShareLinkById', method: 'PATCH', path: `${site}/share-links/{shareLinkId}`, tags },
   'Mutation.deleteSiteShareLink': { operationId: 'deleteSiteShareLinkById', method: 'DELETE', path: `${site}/share-links/{shareLinkId}`, status: 204, tags },
-  // The URL lookup takes no access token (public): it shows a visitor what the site shows them.
-  'Query.publishedContentByUrl': {
-    operationId: 'resolvePublishedContentByUrl',
-    method: 'POST',
-    path: '/urls/published',
-    tags: ['urls'],
-    public: true,
-    addition: "GitBook's resolvePublishedContentByUrl",
-  },
-  'Query.publishedContentByUrlQuery': {
-    operationId: 'getPublishedContentByUrl',
-    method: 'GET',
-    path: '/urls/published',
-    tags: ['urls'],
-    public: true,
-    addition: "GitBook's getPublishedContentByUrl (deprecated there)",
-  },
   'Query.siteStructure': { operationId: 'getSiteStructure', method: 'GET', path: `${site}/structure`, tags, addition: "GitBook's getSiteStructure" },
   'Query.siteCustomization': { operationId: 'getSiteCustomizationById', method: 'GET', path: `${site}/customization`, tags, addition: "GitBook's getSiteCustomizationById" },
   'Mutation.updateSiteCustomization': { operationId: 'updateSiteCustomizationById', method: 'PUT', path: `${site}/customization`, tags, addition: "GitBook's updateSiteCustomizationById" },

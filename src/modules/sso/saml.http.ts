@@ -1,6 +1,6 @@
 import type { AppServices } from '../../core/context.ts';
 import { BadRequestError, NotFoundError } from '../../core/errors.ts';
-import type { HttpRoute } from '../../http/http-route.ts';
+import type { HttpRoute } from '../../http/request-state.ts';
 import { readTextWithLimit } from '../../lib/body.ts';
 import { userJson } from '../users/index.ts';
 import { completeSignIn, startSignIn } from './saml-sign-in.service.ts';

@@ -1,4 +1,4 @@
-import type { Context } from '../../core/context.ts';
+import type { Context } from '../../../core/context.ts';
 import { MAX_DOCUMENT_NODES, type DocumentBudget } from './markdown-document.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { PagePathRedirect, SiteRedirect } from '../../generated/prisma/client.ts';
-import type { Context } from '../../core/context.ts';
-import { destinationPage, destinationUrl, matchRedirect, redirectFacts, sourceCandidates, type SiteLayout } from './site-redirect-targets.ts';
+import type { Services } from '../../core/context.ts';
+import { destinationPage, destinationUrl, matchRedirect, redirectFacts, sourceCandidates, type SiteLayout } from '../sites/index.ts';
 
 /**
  * Redirects of the URL lookup (published-lookup.ts), as GitBook's renderer applies them to a page not
@@ -25,7 +25,7 @@ export const formerPathsQuery = (segments: string[]) => ({
 export type ContentRedirect = { target: 'content'; redirect: string } | { target: 'external'; site: string; redirect: string };
 
 export async function publishedRedirect(
-  ctx: Context,
+  services: Services,
   input: {
     site: SiteLayout & { id: string; redirects: SiteRedirect[] };
     siteSpace: { space: { revisionId: string | null; pathRedirects: Pick<PagePathRedirect, 'path' | 'pageId'>[] } };
@@ -46,7 +46,7 @@ export async function publishedRedirect(
   const former = siteSpace.space.pathRedirects.find((r) => r.path === pathname);
   if (!matched && !former) return null;
   const page = matched ? destinationPage(site, matched.rule) : { revisionId, pageId: former!.pageId };
-  const facts = await redirectFacts(ctx.db, matched ? { revisionId, path: pathname } : null, page);
+  const facts = await redirectFacts(services.db, matched ? { revisionId, path: pathname } : null, page);
   if (matched) {
     if (facts.occupied) return null;
     const url = destinationUrl(input.siteUrl, site, matched.rule, facts.targetPath, matched.suffix, input.query);

@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import { decodeUriPart } from '../../lib/uri.ts';
+import { decodeUriPart } from '../../../lib/uri.ts';
 import { gitbookMarkdown } from './gitbook-markdown-blocks.ts';
 
 /**

@@ -1,56 +1,12 @@
-import type { PageType, Prisma, Revision, RevisionType } from '../../generated/prisma/client.ts';
+import type { PageType, Prisma, Revision, RevisionType } from '../../../generated/prisma/client.ts';
 import { ContentSequence, sequenceFromNodes, type EntryCodec, type LeafSource, type StoredNode, type TreeLeaf } from './content-tree.ts';
+import type { FileEntry, PageEntry } from './entries.ts';
 import { buildPageTree, type PageNode } from './page-tree.ts';
+
+export type { FileEntry, PageEntry } from './entries.ts';
 
 type Db = Prisma.TransactionClient;
 type JsonValue = Prisma.JsonValue;
-
-/**
- * A page of a revision, as its page tree holds it (src/modules/content/content-tree.ts): pages are
- * stored depth first, each after its parent and before its next sibling, with what a reader needs
- * without the rest of the tree — its path (slugs from the top level), its number of descendants (the
- * pages after it that are below it), and its previous sibling (so that a change of order changes the
- * entries it concerns, which is what merges compare).
- */
-export interface PageEntry {
-  readonly id: string;
-  readonly parentId: string | null;
-  readonly prev: string | null;
-  readonly type: PageType;
-  readonly title: string;
-  readonly emoji: string | null;
-  /** GitBook's page icon (an icon name), set instead of or beside the emoji. */
-  readonly icon: string | null;
-  readonly slug: string;
-  readonly path: string;
-  readonly description: string | null;
-  /** The body (a `Document`), for pages that have one. */
-  readonly documentHash: string | null;
-  readonly hidden: boolean;
-  /** Left out of search (GitBook's `noIndex`), and of search engines' indexes (`noRobotsIndex`). */
-  readonly noIndex: boolean;
-  readonly noRobotsIndex: boolean;
-  /** GitBook's RevisionPageDocumentCover: the image above the page. */
-  readonly cover: JsonValue | null;
-  readonly layout: JsonValue | null;
-  /** A computed page's source (type `computed`). */
-  readonly computed: JsonValue | null;
-  readonly descendants: number;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
-/** A file of a revision (its bytes in `FileBlob`, by hash). Files are kept by name, then ID. */
-export interface FileEntry {
-  readonly id: string;
-  readonly name: string;
-  readonly contentType: string;
-  readonly size: number;
-  readonly width: number | null;
-  readonly height: number | null;
-  readonly blobHash: string;
-  readonly createdAt: Date;
-}
 
 /** JSON of a stored page entry: null and false fields are left out; dates are milliseconds. */
 export const pageCodec: EntryCodec<PageEntry> = {
@@ -154,7 +110,7 @@ export type RevisionRow = Revision;
 /**
  * A revision read whole: its row, its pages (depth first) and its files. Immutable, like the revision:
  * once read it may be kept (`ContentCache`) and served again without SQL, and a draft made from it
- * (src/modules/content/revision-draft.ts) only records what changes.
+ * (src/modules/content/store/revision-draft.ts) only records what changes.
  */
 export class RevisionContent {
   private childLists = new Map<string, readonly string[]>();

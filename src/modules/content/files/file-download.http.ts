@@ -1,8 +1,8 @@
-import type { AppServices } from '../../core/context.ts';
-import { NotFoundError } from '../../core/errors.ts';
-import type { HttpRoute } from '../../http/http-route.ts';
+import type { AppServices } from '../../../core/context.ts';
+import { NotFoundError } from '../../../core/errors.ts';
+import type { HttpRoute } from '../../../http/request-state.ts';
 import { FILES_BASE_PATH, verifyFileUrl } from './file-urls.ts';
-import { databaseFileStore } from './file-store.ts';
+import { databaseFileStore } from '../store/file-store.ts';
 import { signedDownloadRoute } from './signed-download.ts';
 
 /** Images a browser may show in place; anything else (HTML, SVG, scripts, PDFs…) is only ever downloaded. */

@@ -1,5 +1,5 @@
-import type { Prisma } from '../../generated/prisma/client.ts';
-import { revisionContents, type PageEntry, type RevisionContent } from './revision-content.ts';
+import type { Prisma } from '../../../generated/prisma/client.ts';
+import { revisionContents, type PageEntry, type RevisionContent } from '../store/revision-content.ts';
 import { sequenceChanges } from './three-way-merge.ts';
 
 type Tx = Prisma.TransactionClient;

@@ -1,4 +1,4 @@
-import type { Prisma, RevisionType } from '../../generated/prisma/client.ts';
+import type { Prisma, RevisionType } from '../../../generated/prisma/client.ts';
 import { rebuildTree, type NodeRow, type Piece } from './content-tree.ts';
 import { putDocuments } from './document-store.ts';
 import { databaseFileStore, type FileStore } from './file-store.ts';
@@ -25,7 +25,7 @@ export interface NewRevision {
  * are content-addressed (a markdown or a file no revision holds yet adds a Document or FileBlob row),
  * and so are the nodes of the page and file trees: the new trees share every node of the base's that
  * holds nothing the draft changed, so a one-page change writes one document, a leaf and the nodes
- * above it (src/modules/content/content-tree.ts), in one statement, whatever the size of the space.
+ * above it (src/modules/content/store/content-tree.ts), in one statement, whatever the size of the space.
  */
 export async function writeRevision(db: Db, revision: NewRevision, store: FileStore = databaseFileStore): Promise<RevisionContent> {
   const { draft } = revision;

@@ -1,12 +1,12 @@
-import type { Context } from '../../core/context.ts';
-import { NotFoundError } from '../../core/errors.ts';
-import { Prisma } from '../../generated/prisma/client.ts';
-import type { ContentSource } from './content.service.ts';
-import { documentBudget } from './document-budget.ts';
-import { signedFileUrl } from './file-urls.ts';
-import { markdownToDocument } from './markdown-document.ts';
-import { revisionContents, type FileEntry, type PageEntry } from './revision-content.ts';
-import { emptyContent } from './revision-draft.ts';
+import type { Context } from '../../../core/context.ts';
+import { NotFoundError } from '../../../core/errors.ts';
+import { Prisma } from '../../../generated/prisma/client.ts';
+import type { ContentSource } from '../content.service.ts';
+import { documentBudget } from '../markdown/document-budget.ts';
+import { signedFileUrl } from '../files/file-urls.ts';
+import { markdownToDocument } from '../markdown/markdown-document.ts';
+import { revisionContents, type FileEntry, type PageEntry } from '../store/revision-content.ts';
+import { emptyContent } from '../store/revision-draft.ts';
 import { sequenceChanges } from './three-way-merge.ts';
 
 /**

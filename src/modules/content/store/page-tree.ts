@@ -1,4 +1,4 @@
-import type { PageEntry } from './revision-content.ts';
+import type { PageEntry } from './entries.ts';
 
 /** A page of a revision with its child pages, in order: the shape of GitBook's `pages` trees. */
 export interface PageNode<P extends PageEntry = PageEntry> {

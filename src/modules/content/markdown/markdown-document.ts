@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../core/errors.ts';
+import { BadRequestError } from '../../../core/errors.ts';
 import { classifyHref, markdownParser } from './document-links.ts';
 
 /**

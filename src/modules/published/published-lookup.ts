@@ -1,12 +1,10 @@
 import { jwtVerify } from 'jose';
 import type { Prisma, Site } from '../../generated/prisma/client.ts';
-import type { Context, SiteReader } from '../../core/context.ts';
+import type { Services, SiteReader } from '../../core/context.ts';
 import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import { checkLength } from '../../core/validate.ts';
-import { conditionHolds } from './adaptive-content.ts';
+import { authKeyTag, conditionHolds, issueSiteReaderToken, siteOpenTo, variantPath } from '../sites/index.ts';
 import { formerPathsQuery, publishedRedirect, siteRedirectsQuery } from './published-redirects.ts';
-import { authKeyTag, issueSiteReaderToken, siteOpenTo } from './site-readers.ts';
-import { variantPath } from './site-urls.ts';
 
 /**
  * "What does this URL show?" (GitBook's resolvePublishedContentByUrl): a published URL — a site's own
@@ -91,12 +89,12 @@ function decoded(segments: string[]): string[] {
 }
 
 /** The visitor's claims: signed ones from their JWT (verified with the site's key), unsigned ones the site's schema declares, under `unsigned`. */
-async function visitorClaims(ctx: Context, site: { publishingAuthKey: string | null; adaptiveSchema: unknown }, visitor: VisitorInput | null | undefined) {
+async function visitorClaims(services: Services, site: { publishingAuthKey: string | null; adaptiveSchema: unknown }, visitor: VisitorInput | null | undefined) {
   let signed: Record<string, unknown> | null = null;
   if (visitor?.jwtToken && site.publishingAuthKey) {
     checkLength('visitor.jwtToken', visitor.jwtToken, 1, 8192);
     try {
-      const { payload } = await jwtVerify(visitor.jwtToken, new TextEncoder().encode(site.publishingAuthKey), { algorithms: ['HS256'], currentDate: ctx.clock.now() });
+      const { payload } = await jwtVerify(visitor.jwtToken, new TextEncoder().encode(site.publishingAuthKey), { algorithms: ['HS256'], currentDate: services.clock.now() });
       const { iat: _iat, exp: _exp, nbf: _nbf, iss: _iss, aud: _aud, jti: _jti, sub: _sub, ...claims } = payload;
       signed = claims;
     } catch {
@@ -116,8 +114,8 @@ async function visitorClaims(ctx: Context, site: { publishingAuthKey: string | n
   return { claims, verified: signed !== null };
 }
 
-export async function resolvePublishedUrl(ctx: Context, input: { url: string; visitor?: VisitorInput | null; redirectOnError?: boolean | null }): Promise<PublishedLookup> {
-  return (await lookupPublishedUrl(ctx, input)).answer;
+export async function resolvePublishedUrl(services: Services, input: { url: string; visitor?: VisitorInput | null; redirectOnError?: boolean | null }): Promise<PublishedLookup> {
+  return (await lookupPublishedUrl(services, input)).answer;
 }
 
 /** What the lookup found: its answer, and for content the reader it let in and the site it read. */
@@ -146,13 +144,13 @@ export interface VisitorNavigation {
 
 /** `issueToken: false`: the caller reads as the reader itself (our own renderer) and needs no apiToken. */
 export async function lookupPublishedUrl(
-  ctx: Context,
+  services: Services,
   input: { url: string; visitor?: VisitorInput | null; redirectOnError?: boolean | null },
   options: { issueToken?: boolean } = {},
 ): Promise<LookupResult> {
   const url = parseUrl(input.url);
   const notFound = () => new NotFoundError(`No published content at "${url.origin}${url.pathname}"`);
-  const published = new URL(ctx.config.publishedUrl);
+  const published = new URL(services.config.publishedUrl);
   const publishedBase = published.pathname.replace(/\/+$/, '');
   const underPublished = url.host === published.host && (url.pathname === publishedBase || url.pathname.startsWith(`${publishedBase}/`));
 
@@ -167,7 +165,7 @@ export async function lookupPublishedUrl(
     const [organizationId, name, ...after] = decoded(raw);
     if (!organizationId || !name) throw notFound();
     rawRest = raw.slice(2);
-    site = await ctx.db.site.findFirst({
+    site = await services.db.site.findFirst({
       relationLoadStrategy: 'join',
       where: { organizationId, OR: [{ basename: name }, { id: name }] },
       orderBy: { basename: { sort: 'asc', nulls: 'last' } },
@@ -178,7 +176,7 @@ export async function lookupPublishedUrl(
   } else {
     rawRest = segmentsOf(url.pathname);
     rest = decoded(rawRest);
-    site = await ctx.db.site.findUnique({ relationLoadStrategy: 'join', where: { hostname: url.hostname.toLowerCase() }, ...siteQuery(rawRest, rest) });
+    site = await services.db.site.findUnique({ relationLoadStrategy: 'join', where: { hostname: url.hostname.toLowerCase() }, ...siteQuery(rawRest, rest) });
     siteBasePath = '/';
   }
   if (!site?.published) throw notFound();
@@ -191,9 +189,9 @@ export async function lookupPublishedUrl(
   }
   const shareLinkActive =
     site.visibility === 'share_link' && shareKey !== null
-      ? (await ctx.db.shareLink.count({ where: { siteId: site.id, key: shareKey, active: true } })) > 0
+      ? (await services.db.shareLink.count({ where: { siteId: site.id, key: shareKey, active: true } })) > 0
       : false;
-  const { claims, verified } = await visitorClaims(ctx, site, input.visitor);
+  const { claims, verified } = await visitorClaims(services, site, input.visitor);
   const reader: SiteReader = {
     siteId: site.id,
     organizationId: site.organizationId,
@@ -242,7 +240,7 @@ export async function lookupPublishedUrl(
   // at once and keep the first complete answer.
   const complete = pathname !== '' || ((sectionNamed || sections.length < 2) && (variantNamed || variants.length < 2));
   // A path that is no page may be redirected: by the site's rules, or to where its page moved.
-  const redirect = await publishedRedirect(ctx, {
+  const redirect = await publishedRedirect(services, {
     site,
     siteSpace,
     source: `/${rawRest.join('/')}`,
@@ -263,7 +261,7 @@ export async function lookupPublishedUrl(
     pathname,
     basePath,
     siteBasePath,
-    apiToken: options.issueToken === false ? '' : await issueSiteReaderToken(ctx.db, reader, ctx.clock.now()),
+    apiToken: options.issueToken === false ? '' : await issueSiteReaderToken(services.db, reader, services.clock.now()),
     organization: site.organizationId,
     ...(reader.shareKey ? { shareKey: reader.shareKey } : {}),
     complete,

@@ -1,7 +1,7 @@
 import { merge as diff3Merge } from 'node-diff3';
-import type { ContentSequence, TreeLeaf } from './content-tree.ts';
-import type { FileEntry, PageEntry, RevisionContent } from './revision-content.ts';
-import { RevisionDraft, type DraftPage } from './revision-draft.ts';
+import type { ContentSequence, TreeLeaf } from '../store/content-tree.ts';
+import type { FileEntry, PageEntry, RevisionContent } from '../store/revision-content.ts';
+import { draftPageOf, RevisionDraft, type DraftPage } from '../store/revision-draft.ts';
 
 /**
  * A three-way merge of two revisions of one space that share a base: a change request's revision
@@ -10,7 +10,7 @@ import { RevisionDraft, type DraftPage } from './revision-draft.ts';
  * sides changed differently are kept as both versions between conflict markers, and reported.
  *
  * It costs what the sides changed: each side is compared with the base by its tree (leaves both hold
- * are skipped by their hash, src/modules/content/content-tree.ts), and the result is a draft of theirs
+ * are skipped by their hash, src/modules/content/store/content-tree.ts), and the result is a draft of theirs
  * that takes in what ours changed — a one-page change in a 5,000-page space handles that page and its
  * siblings, and the writer rewrites the leaf it sits in.
  */
@@ -138,31 +138,10 @@ export function hashesToMerge(base: RevisionContent, ours: RevisionContent, thei
   return [...hashes];
 }
 
-function copyOf(page: PageEntry): DraftPage {
-  return {
-    id: page.id,
-    type: page.type,
-    title: page.title,
-    emoji: page.emoji,
-    icon: page.icon,
-    description: page.description,
-    hidden: page.hidden,
-    noIndex: page.noIndex,
-    noRobotsIndex: page.noRobotsIndex,
-    cover: page.cover,
-    layout: page.layout,
-    computed: page.computed,
-    slug: page.slug,
-    documentHash: page.documentHash,
-    parentId: page.parentId,
-    createdAt: page.createdAt,
-    updatedAt: page.updatedAt,
-  };
-}
 
 /** One page both sides hold: each field from the side that changed it (ours when both did). */
 function mergePage(b: PageEntry | undefined, o: PageEntry, t: PageEntry, bodies: ReadonlyMap<string, string>, conflicts: MergeConflict[], now: Date): DraftPage {
-  const page = copyOf(o);
+  const page = draftPageOf(o);
   const pick = <K extends (typeof METADATA)[number]>(field: K) => (b && o[field] === b[field] ? t[field] : o[field]);
   page.title = pick('title');
   page.emoji = pick('emoji');
@@ -243,7 +222,7 @@ export function mergeRevisions(base: RevisionContent, ours: RevisionContent, the
       // Not on main: added by the change request (keep), or deleted on main (keep only if the change request edited it).
       if (b && !edited(b, o)) continue;
       if (b) conflicts.push({ page: id, title: o.title, type: 'deleted-on-main' });
-      added.set(id, copyOf(o));
+      added.set(id, draftPageOf(o));
       placedByOurs.set(id, o.parentId);
     } else if (t && b) {
       if (edited(b, t)) conflicts.push({ page: id, title: t.title, type: 'deleted-in-change-request' });

@@ -1,4 +1,4 @@
-import type { Prisma } from '../../generated/prisma/client.ts';
+import type { Prisma } from '../../../generated/prisma/client.ts';
 import { contentHash } from './content-hash.ts';
 
 type Db = Prisma.TransactionClient;

@@ -1,7 +1,7 @@
 import path from 'node:path/posix';
 import MarkdownIt from 'markdown-it';
 import { gitbookMarkdown } from './gitbook-markdown-blocks.ts';
-import type { RevisionDraft } from './revision-draft.ts';
+import type { RevisionDraft } from '../store/revision-draft.ts';
 
 /**
  * Resolves the links of a page body written through the API to stable references, as GitBook's

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client.ts';
+import type { Db } from '../../../db/client.ts';
 import { signUrl, verifySignedUrl } from './signed-urls.ts';
 
 /** Where downloads are served, outside /v1: a signed URL is the credential, no bearer token. */

@@ -1,7 +1,7 @@
-import type { AppServices } from '../../core/context.ts';
-import type { Db } from '../../db/client.ts';
-import { ForbiddenError } from '../../core/errors.ts';
-import type { HttpRoute, HttpRouteRequest } from '../../http/http-route.ts';
+import type { AppServices } from '../../../core/context.ts';
+import type { Db } from '../../../db/client.ts';
+import { ForbiddenError } from '../../../core/errors.ts';
+import type { HttpRoute, HttpRouteRequest } from '../../../http/request-state.ts';
 
 /**
  * An HTTP route behind signed URLs (signed-urls.ts), the one way downloads are served: `GET` and `HEAD`

@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import { TimeSlice } from '../../lib/time-slice.ts';
+import { TimeSlice } from '../../../lib/time-slice.ts';
 import { FONTS, fontOf, toWinAnsi } from './pdf-fonts.ts';
 
 /**

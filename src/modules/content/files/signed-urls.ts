@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Db } from '../../db/client.ts';
-import { instanceSecret } from '../../db/instance-secrets.ts';
+import type { Db } from '../../../db/client.ts';
+import { instanceSecret } from '../../../db/instance-secrets.ts';
 
 /**
  * URLs that are their own credential (file downloads, PDF exports): served outside /v1 without a bearer

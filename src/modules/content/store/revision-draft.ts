@@ -1,4 +1,4 @@
-import type { PageType, Prisma } from '../../generated/prisma/client.ts';
+import type { PageType, Prisma } from '../../../generated/prisma/client.ts';
 import { ContentSequence } from './content-tree.ts';
 import { RevisionContent, type FileEntry, type PageEntry } from './revision-content.ts';
 
@@ -9,7 +9,7 @@ import { RevisionContent, type FileEntry, type PageEntry } from './revision-cont
  *
  * A draft records only what changes: a page is copied from the base when first asked for by
  * `pages.get` (callers change the copy), a list of children when first changed. So a one-page edit of
- * a 5,000-page space handles a few pages, and the writer (src/modules/content/revision-writer.ts)
+ * a 5,000-page space handles a few pages, and the writer (src/modules/content/store/revision-writer.ts)
  * rewrites only the part of the tree they sit in.
  */
 export interface DraftPage {
@@ -45,7 +45,8 @@ const keyOf = (parentId: string | null) => parentId ?? ROOT;
 /** A page as a draft reads it without copying: the draft's copy, or the base's entry. */
 type PageView = Readonly<DraftPage>;
 
-function copyOf(entry: PageEntry): DraftPage {
+/** A draft's own copy of a page entry: what a draft or a merge may change of it. */
+export function draftPageOf(entry: PageEntry): DraftPage {
   return {
     id: entry.id,
     type: entry.type,
@@ -145,7 +146,7 @@ export class RevisionDraft {
     if (this.removed.has(id)) return undefined;
     const entry = this.base.page(id);
     if (!entry) return undefined;
-    copy = copyOf(entry);
+    copy = draftPageOf(entry);
     this.copies.set(id, copy);
     return copy;
   }

@@ -1,8 +1,8 @@
-import type { Prisma } from '../../generated/prisma/client.ts';
-import type { Db } from '../../db/client.ts';
-import { TRANSACTION_OPTIONS } from '../../db/client.ts';
+import type { Prisma } from '../../../generated/prisma/client.ts';
+import type { Db } from '../../../db/client.ts';
+import { TRANSACTION_OPTIONS } from '../../../db/client.ts';
 import { contentHash } from './content-hash.ts';
-import { documentLinks } from './document-links.ts';
+import { documentLinks } from '../markdown/document-links.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -33,4 +33,15 @@ export async function putDocuments(db: Db | Tx, markdowns: readonly string[]): P
   if ('$connect' in db) await db.$transaction(store, TRANSACTION_OPTIONS);
   else await store(db);
   return hashes;
+}
+
+/**
+ * Page bodies (markdown) by content hash — the store's read seam, as `putDocuments` is its write seam:
+ * every reader of bodies asks here. The bodies stored among `hashes`, in one statement (none for none).
+ */
+export async function getDocuments(db: Db | Tx, hashes: Iterable<string | null | undefined>): Promise<Map<string, string>> {
+  const unique = [...new Set([...hashes].filter((hash): hash is string => typeof hash === 'string'))];
+  if (unique.length === 0) return new Map();
+  const rows = await db.document.findMany({ where: { hash: { in: unique } }, select: { hash: true, markdown: true } });
+  return new Map(rows.map((row) => [row.hash, row.markdown]));
 }
