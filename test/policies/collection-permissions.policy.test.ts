@@ -3,7 +3,7 @@ import type { CollectionNode } from '../../src/core/loaders.ts';
 import type { Role } from '../../src/generated/prisma/client.ts';
 import type { ContentActor } from '../../src/modules/spaces/access-level.ts';
 import { effectiveLevel } from '../../src/modules/spaces/access-level.ts';
-import { collectionGrantPolicy } from '../../src/modules/spaces/collection-permissions.policy.ts';
+import { collectionGrantPolicy } from '../../src/modules/collections/collection-permissions.policy.ts';
 import { ancestorGrants, ancestorLevels, collectionTreeDepth, grantedCollectionIds } from '../../src/modules/spaces/content-access.ts';
 import { member, policyTable } from './table.ts';
 

@@ -1,19 +1,13 @@
 import type { Role, Team, User } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
 import { constrained } from '../../graphql/constraints.ts';
-import { listArgs, listItemsQuery, listType, OrderEnum } from '../../graphql/list.ts';
+import { listArgs, listType, OrderEnum } from '../../graphql/list.ts';
 import { MemberRoleFilterEnum } from '../members/index.ts';
 import { RoleEnum } from '../organizations/index.ts';
 import { TeamRef } from '../teams/index.ts';
 import { UserRef } from '../users/index.ts';
-import {
-  inviteToSite,
-  listSiteTeamPermissions,
-  listSiteUserPermissions,
-  MAX_SITE_INVITEES_PER_CALL,
-  removeSiteGrant,
-  updateSiteGrant,
-} from './site-permissions.service.ts';
+import { declareGrantFields } from '../spaces/index.ts';
+import { siteGrants, type SitePath } from './site-permissions.service.ts';
 import { listSitePermissionsAggregate, type SitePermission, type SitePermissionOrigin } from './site-permissions-aggregate.ts';
 
 const UserSitePermissionOverride = builder.objectRef<{ permission: Role; user: User }>('UserSitePermissionOverride').implement({
@@ -72,24 +66,18 @@ const sitePath = builder.args((t) => ({
   organizationId: t.string({ required: true, description: 'ID of the organization' }),
   siteId: t.string({ required: true, description: 'ID of the site' }),
 }));
-const userPath = builder.args((t) => ({ ...sitePath, userId: t.string({ required: true, description: 'ID of the user' }) }));
-const teamPath = builder.args((t) => ({ ...sitePath, teamId: t.string({ required: true, description: 'ID of the team' }) }));
-const inviteeList = constrained({ minItems: 1, maxItems: MAX_SITE_INVITEES_PER_CALL });
+declareGrantFields<SitePath>({
+  noun: 'site',
+  pathArgs: sitePath,
+  pathOf: (args) => ({ organizationId: args.organizationId as string, siteId: args.siteId as string }),
+  screens: siteGrants,
+  userList: UserSitePermissionOverrideList,
+  teamList: TeamSitePermissionOverrideList,
+  listedBy: 'members with a role who can read it, and its admins',
+  grantedBy: 'its admins',
+});
 
 builder.queryFields((t) => ({
-  siteUserPermissions: t.field({
-    type: UserSitePermissionOverrideList,
-    description: 'Users given a level on the site (members with a role who can read it, and its admins)',
-    args: { ...sitePath, ...listArgs },
-    resolve: (_root, { organizationId, siteId, ...args }, ctx) => listSiteUserPermissions(ctx, organizationId, siteId, args),
-  }),
-  siteTeamPermissions: t.field({
-    type: TeamSitePermissionOverrideList,
-    description: 'Teams given a level on the site (members with a role who can read it, and its admins)',
-    args: { ...sitePath, ...listArgs },
-    resolve: (_root, { organizationId, siteId, ...args }, ctx, info) =>
-      listSiteTeamPermissions(ctx, organizationId, siteId, args, listItemsQuery(ctx, info, ['items', 'team'])),
-  }),
   sitePermissionsAggregate: t.field({
     type: UserSitePermissionList,
     description: 'Everyone who can access the site, with their effective level and its origin (members with a role who can read it, and its admins)',
@@ -103,43 +91,5 @@ builder.queryFields((t) => ({
       team: t.arg.string({ description: "Only the members of this team" }),
     },
     resolve: (_root, { organizationId, siteId, ...args }, ctx) => listSitePermissionsAggregate(ctx, organizationId, siteId, args),
-  }),
-}));
-
-builder.mutationFields((t) => ({
-  inviteToSite: t.boolean({
-    description: 'Give members and teams of the organization a level on the site (its admins, up to their own level)',
-    args: {
-      ...sitePath,
-      role: t.arg({ type: RoleEnum, required: true, description: 'Level to give' }),
-      users: t.arg.stringList({ description: 'IDs of members of the organization (guests included)', extensions: inviteeList }),
-      teams: t.arg.stringList({ description: 'IDs of teams of the organization', extensions: inviteeList }),
-      emails: t.arg.stringList({
-        description:
-          'Addition: e-mail addresses (at most 100). Members get the level at once; anyone else is invited to the organization as a guest, and gets the level on accepting',
-        extensions: constrained({ maxItems: MAX_SITE_INVITEES_PER_CALL }),
-      }),
-    },
-    resolve: (_root, { organizationId, siteId, ...input }, ctx) => inviteToSite(ctx, organizationId, siteId, input),
-  }),
-  updateSiteUserPermission: t.boolean({
-    description: "Change a user's level on the site (its admins)",
-    args: { ...userPath, role: t.arg({ type: RoleEnum, description: 'The new level' }) },
-    resolve: (_root, { organizationId, siteId, userId, role }, ctx) => updateSiteGrant(ctx, organizationId, siteId, { userId }, role),
-  }),
-  updateSiteTeamPermission: t.boolean({
-    description: "Change a team's level on the site (its admins)",
-    args: { ...teamPath, role: t.arg({ type: RoleEnum, description: 'The new level' }) },
-    resolve: (_root, { organizationId, siteId, teamId, role }, ctx) => updateSiteGrant(ctx, organizationId, siteId, { teamId }, role),
-  }),
-  removeSiteUser: t.boolean({
-    description: "Remove a user's grant on the site (its admins): true when there was one",
-    args: userPath,
-    resolve: (_root, { organizationId, siteId, userId }, ctx) => removeSiteGrant(ctx, organizationId, siteId, { userId }),
-  }),
-  removeSiteTeam: t.boolean({
-    description: "Remove a team's grant on the site (its admins): true when there was one",
-    args: teamPath,
-    resolve: (_root, { organizationId, siteId, teamId }, ctx) => removeSiteGrant(ctx, organizationId, siteId, { teamId }),
   }),
 }));

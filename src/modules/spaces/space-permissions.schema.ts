@@ -1,19 +1,12 @@
 import type { Role, Team, User } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
 import { constrained } from '../../graphql/constraints.ts';
-import { listArgs, listItemsQuery, listType } from '../../graphql/list.ts';
+import { listArgs, listType } from '../../graphql/list.ts';
 import { RoleEnum } from '../organizations/index.ts';
 import { TeamRef } from '../teams/index.ts';
 import { UserRef } from '../users/index.ts';
-import {
-  inviteToSpace,
-  listSpacePermissionsAggregate,
-  listSpaceTeamPermissions,
-  listSpaceUserPermissions,
-  MAX_INVITEES_PER_CALL,
-  removeSpaceGrant,
-  updateSpaceGrant,
-} from './space-permissions.service.ts';
+import { declareGrantFields } from './grant-fields.ts';
+import { listSpacePermissionsAggregate, spaceGrants } from './space-permissions.service.ts';
 import { PERMISSION_SOURCE_KINDS, type PermissionSource } from './permission-aggregate.ts';
 
 export const UserContentPermission = builder.objectRef<{ permission: Role; user: User }>('UserContentPermission').implement({
@@ -67,23 +60,19 @@ export const TeamContentPermissionList = listType('TeamContentPermission', TeamC
 export const AggregateContentPermissionList = listType('AggregateContentPermission', AggregateContentPermission);
 
 const spacePath = builder.args((t) => ({ spaceId: t.string({ required: true, description: 'ID of the space' }) }));
-const userPath = builder.args((t) => ({ ...spacePath, userId: t.string({ required: true, description: 'ID of the user' }) }));
-const teamPath = builder.args((t) => ({ ...spacePath, teamId: t.string({ required: true, description: 'ID of the team' }) }));
-export const inviteeList = constrained({ minItems: 1, maxItems: MAX_INVITEES_PER_CALL });
+
+declareGrantFields({
+  noun: 'space',
+  pathArgs: spacePath,
+  pathOf: (args) => args.spaceId as string,
+  screens: spaceGrants,
+  userList: UserContentPermissionList,
+  teamList: TeamContentPermissionList,
+  listedBy: 'members with a role who can read it',
+  grantedBy: 'space admins',
+});
 
 builder.queryFields((t) => ({
-  spaceUserPermissions: t.field({
-    type: UserContentPermissionList,
-    description: 'Users given a level on the space (members with a role who can read it)',
-    args: { ...spacePath, ...listArgs },
-    resolve: (_root, { spaceId, ...args }, ctx) => listSpaceUserPermissions(ctx, spaceId, args),
-  }),
-  spaceTeamPermissions: t.field({
-    type: TeamContentPermissionList,
-    description: 'Teams given a level on the space (members with a role who can read it)',
-    args: { ...spacePath, ...listArgs },
-    resolve: (_root, { spaceId, ...args }, ctx, info) => listSpaceTeamPermissions(ctx, spaceId, args, listItemsQuery(ctx, info, ['items', 'team'])),
-  }),
   spacePermissionsAggregate: t.field({
     type: AggregateContentPermissionList,
     description: 'Everyone who can access the space, with their effective level and its sources (members with a role who can read it)',
@@ -93,43 +82,5 @@ builder.queryFields((t) => ({
       role: t.arg({ type: RoleEnum, description: 'Only those whose effective level on the space is this one' }),
     },
     resolve: (_root, { spaceId, ...args }, ctx) => listSpacePermissionsAggregate(ctx, spaceId, args),
-  }),
-}));
-
-builder.mutationFields((t) => ({
-  inviteToSpace: t.boolean({
-    description: 'Give members and teams of the organization a level on the space (space admins, up to their own level)',
-    args: {
-      ...spacePath,
-      role: t.arg({ type: RoleEnum, required: true, description: 'Level to give' }),
-      users: t.arg.stringList({ description: 'IDs of members of the organization (guests included)', extensions: inviteeList }),
-      teams: t.arg.stringList({ description: 'IDs of teams of the organization', extensions: inviteeList }),
-      emails: t.arg.stringList({
-        description:
-          'Addition: e-mail addresses (at most 100). Members get the level at once; anyone else is invited to the organization as a guest, and gets the level on accepting',
-        extensions: constrained({ maxItems: MAX_INVITEES_PER_CALL }),
-      }),
-    },
-    resolve: (_root, { spaceId, ...input }, ctx) => inviteToSpace(ctx, spaceId, input),
-  }),
-  updateSpaceUserPermission: t.boolean({
-    description: "Change a user's level on the space (space admins)",
-    args: { ...userPath, role: t.arg({ type: RoleEnum, description: 'The new level' }) },
-    resolve: (_root, { spaceId, userId, role }, ctx) => updateSpaceGrant(ctx, spaceId, { userId }, role),
-  }),
-  updateSpaceTeamPermission: t.boolean({
-    description: "Change a team's level on the space (space admins)",
-    args: { ...teamPath, role: t.arg({ type: RoleEnum, description: 'The new level' }) },
-    resolve: (_root, { spaceId, teamId, role }, ctx) => updateSpaceGrant(ctx, spaceId, { teamId }, role),
-  }),
-  removeSpaceUser: t.boolean({
-    description: "Remove a user's grant on the space (space admins): true when there was one",
-    args: userPath,
-    resolve: (_root, { spaceId, userId }, ctx) => removeSpaceGrant(ctx, spaceId, { userId }),
-  }),
-  removeSpaceTeam: t.boolean({
-    description: "Remove a team's grant on the space (space admins): true when there was one",
-    args: teamPath,
-    resolve: (_root, { spaceId, teamId }, ctx) => removeSpaceGrant(ctx, spaceId, { teamId }),
   }),
 }));

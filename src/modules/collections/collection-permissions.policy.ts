@@ -2,9 +2,9 @@ import type { Role } from '../../generated/prisma/client.ts';
 import { definePolicy } from '../../core/authorization.ts';
 import { blockedBySso, hasRole } from '../organizations/organization.policy.ts';
 import { atLeast } from '../organizations/roles.ts';
-import type { ContentActor } from './access-level.ts';
-import { collectionPolicy, type CollectionRecord } from './collection.policy.ts';
-import { mayGrantLevel } from './space-permissions.policy.ts';
+import type { ContentActor } from '../spaces/access-level.ts';
+import { collectionPolicy, type CollectionRecord } from '../spaces/collection.policy.ts';
+import { mayGrantLevel } from '../spaces/space-permissions.policy.ts';
 
 /**
  * A collection's access list (docs/api/spaces.md, "Permissions"), and `level`: the level an action gives
