@@ -1,6 +1,6 @@
 // Comments on a space itself (issue 26 §3): GitBook's space-comments operations, through both doors,
 // on the space's current content — the same service, rules, shapes and limits as change request
-// comments (test/content/comments.test.ts).
+// comments (test/comments/change-request-comments.test.ts).
 import { describe, expect, it } from 'vitest';
 import { buildMember, buildOrganization, buildSpace } from '../factories.ts';
 import { DOORS, expectFailure, expectGitBookShape, expectOk, gqlData, restError, throughDoor } from '../support/assertions.ts';

@@ -150,7 +150,7 @@ describe('foreign keys', () => {
     await expect(h.db.revision.delete({ where: { id: main } })).rejects.toThrow();
     await expect(h.db.revision.delete({ where: { id: draft } })).rejects.toThrow();
     // A comment's page is checked when it is posted (pages live in content trees, which no foreign key
-    // reaches): test/content/comments.test.ts.
+    // reaches): test/comments/change-request-comments.test.ts.
 
     expect((await admin.rest('DELETE', `/v1/spaces/${space.body.id}`)).status).toBe(204);
     h.clock.advance(8 * DAY);

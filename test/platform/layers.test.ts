@@ -13,7 +13,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
+    return entry.name.endsWith('.ts') || entry.name.endsWith('.tsx') ? [full] : [];
   });
 }
 

@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { samlProviderPolicy, samlSignInPolicy } from '../../src/modules/sso/saml-provider.policy.ts';
-import { member, outsider, policyTable } from './table.ts';
+import { member, outsider, policyTable } from '../support/policy-table.ts';
 
 describe('SAML provider policy (docs/api/sso.md, "SAML single sign-on": providers are for admins; other members 403, outsiders 404)', () => {
   policyTable(

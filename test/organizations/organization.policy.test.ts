@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { permissionsOf } from '../../src/core/authorization.ts';
 import { ORGANIZATION_PERMISSIONS, organizationPolicy } from '../../src/modules/organizations/organization.policy.ts';
-import { member, outsider, policyTable } from './table.ts';
+import { member, outsider, policyTable } from '../support/policy-table.ts';
 
 const actors = {
   admin: member('admin'),

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { organizationCreationPolicy } from '../../src/modules/organizations/organization.policy.ts';
 import { userPolicy } from '../../src/modules/users/user.policy.ts';
-import { policyTable } from './table.ts';
+import { policyTable } from '../support/policy-table.ts';
 
 const tokens = {
   'personal token': { instanceAdmin: false, scopeOrganizationId: null },

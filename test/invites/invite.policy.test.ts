@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { invitationPolicy, joinPolicy, type JoinRecord } from '../../src/modules/invites/invite.policy.ts';
-import { member, outsider, policyTable } from './table.ts';
+import { member, outsider, policyTable } from '../support/policy-table.ts';
 
 describe('invitation policy (docs/api/organizations.md, "Invitations": admins invite and manage invite links)', () => {
   policyTable(

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import type { Role, TeamRole } from '../../src/generated/prisma/client.ts';
 import { teamPolicy, type TeamActor } from '../../src/modules/teams/team.policy.ts';
-import { member, outsider, policyTable } from './table.ts';
+import { member, outsider, policyTable } from '../support/policy-table.ts';
 
 const inTeam = (role: Role | null, teamRole: TeamRole | null, extra: { disabled?: boolean } = {}): TeamActor => ({ ...member(role, extra), teamRole });
 

@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { memberPolicy } from '../../src/modules/members/member.policy.ts';
-import { member, outsider, policyTable } from './table.ts';
+import { member, outsider, policyTable } from '../support/policy-table.ts';
 
 const actors = {
   admin: member('admin', { userId: 'ada' }),

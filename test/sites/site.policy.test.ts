@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { siteLevel, sitePolicy, type SiteActor, type SiteRecord } from '../../src/modules/sites/site.policy.ts';
-import { member, outsider, policyTable } from './table.ts';
+import { member, outsider, policyTable } from '../support/policy-table.ts';
 
 const site = (role: Parameters<typeof member>[0], extra: Parameters<typeof member>[1] = {}, organizationSso = false): SiteActor => ({
   ...member(role, extra),

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import type { Role } from '../../src/generated/prisma/client.ts';
 import { commentPolicy, type CommentActor } from '../../src/modules/comments/comment.policy.ts';
-import { member, policyTable } from './table.ts';
+import { member, policyTable } from '../support/policy-table.ts';
 
 /** A caller with this effective level on the space, as user `userId`. */
 const atLevel = (level: Role | null, userId = 'u-other'): CommentActor => ({ ...member('read'), level, organizationSso: false, userId });

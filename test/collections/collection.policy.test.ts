@@ -3,7 +3,7 @@ import { permissionsOf } from '../../src/core/authorization.ts';
 import type { Role } from '../../src/generated/prisma/client.ts';
 import { COLLECTION_PERMISSIONS, collectionPolicy } from '../../src/modules/spaces/collection.policy.ts';
 import type { ContentActor } from '../../src/modules/spaces/access-level.ts';
-import { member, policyTable } from './table.ts';
+import { member, policyTable } from '../support/policy-table.ts';
 
 const atLevel = (level: Role | null, organizationSso = false): ContentActor => ({ ...member(level === null ? null : 'read'), level, organizationSso });
 

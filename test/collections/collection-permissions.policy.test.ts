@@ -5,7 +5,7 @@ import type { ContentActor } from '../../src/modules/spaces/access-level.ts';
 import { effectiveLevel } from '../../src/modules/spaces/access-level.ts';
 import { collectionGrantPolicy } from '../../src/modules/collections/collection-permissions.policy.ts';
 import { ancestorGrants, ancestorLevels, collectionTreeDepth, grantedCollectionIds } from '../../src/modules/spaces/content-access.ts';
-import { member, policyTable } from './table.ts';
+import { member, policyTable } from '../support/policy-table.ts';
 
 /** A caller with this effective level on the collection, holding `role` in the organization (null: a guest). */
 const atLevel = (level: Role | null, extra: { role?: Role | null; organizationSso?: boolean } = {}): ContentActor => ({

@@ -3,7 +3,7 @@ import type { Role } from '../../src/generated/prisma/client.ts';
 import type { ContentActor } from '../../src/modules/spaces/access-level.ts';
 import { effectiveLevel } from '../../src/modules/spaces/access-level.ts';
 import { levelsAbove, mayGrantLevel, spaceGrantPolicy } from '../../src/modules/spaces/space-permissions.policy.ts';
-import { member, policyTable } from './table.ts';
+import { member, policyTable } from '../support/policy-table.ts';
 
 /** A caller with this effective level on the space, holding `role` in the organization (null: a guest). */
 const atLevel = (level: Role | null, extra: { role?: Role | null; organizationSso?: boolean } = {}): ContentActor => ({

@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { installationTargetPolicy, integrationPolicy } from '../../src/modules/integrations/integration.policy.ts';
-import { member, outsider, policyTable } from './table.ts';
+import { member, outsider, policyTable } from '../support/policy-table.ts';
 
 describe("integration policy (docs/api/specs-and-integrations.md, \"Integrations\": a private one is its organization's; its admins manage it)", () => {
   policyTable(

@@ -3,7 +3,7 @@ import { keepsAnAdmin } from '../../src/modules/organizations/organization.polic
 import { organizationResourcePolicy } from '../../src/modules/organizations/organization-resource.policy.ts';
 import { openApiSpecPolicy } from '../../src/modules/openapi-specs/openapi-spec.policy.ts';
 import { translationSettingsPolicy } from '../../src/modules/translations/translation-settings.policy.ts';
-import { member, outsider, policyTable } from './table.ts';
+import { member, outsider, policyTable } from '../support/policy-table.ts';
 
 const actor = (role: Parameters<typeof member>[0], extra: Parameters<typeof member>[1] = {}, organizationSso = false) => ({ ...member(role, extra), organizationSso });
 
