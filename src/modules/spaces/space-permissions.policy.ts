@@ -18,30 +18,39 @@ export { isStronger, levelsAbove } from '../organizations/roles.ts';
 export const mayGrantLevel = (actor: Pick<ContentActor, 'level'>, level: Role | null | undefined): boolean => !level || atLeast(actor.level, level);
 
 /**
- * Who may see and change who can access a space, by the caller's effective level on it (access-level.ts):
- * - the space is as visible as for reading it: callers without `read` (and everyone, once it is deleted)
- *   get 404 as for an unknown ID; the organization's SSO gate applies;
- * - `list` (users, teams, everyone with access): whoever reads the space and holds a role in the
- *   organization — guests are refused (403), as they are the member directory;
- * - `grant` (invite, change, remove): the space's admins, and only up to their own level (403 otherwise).
- *   As only admins grant and `admin` is the strongest level, the cap refuses nothing today; it is the
- *   rule should granting ever open to lower levels.
+ * Who may see and change who can access a space or a collection (its access list), by the caller's
+ * effective level on it (access-level.ts) — one rule for both kinds, written here once:
+ * - the item is as visible as for reading it (`base`'s rule): callers without `read` (and everyone, once
+ *   it is deleted) get 404 as for an unknown ID; the organization's SSO gate applies;
+ * - `list` (users, teams, everyone with access): whoever reads it and holds a role in the organization —
+ *   guests are refused (403), as they are the member directory;
+ * - `grant` (invite, change, remove): its admins, and only up to their own level (403 otherwise). As only
+ *   admins grant and `admin` is the strongest level, the cap refuses nothing today; it is the rule should
+ *   granting ever open to lower levels.
  */
-export const spaceGrantPolicy = definePolicy<ContentActor, SpaceGrantRecord>()({
-  visible: (actor, space) => spacePolicy.visible(actor, space, 'read'),
-  notFound: (space) => spacePolicy.notFound(space),
-  gates: [{ allows: (actor) => !blockedBySso({ sso: actor.organizationSso }, actor.membership), refusal: 'This organization requires signing in with SSO' }],
-  rules: {
-    list: (actor) => hasRole(actor.membership),
-    grant: (actor, record) => atLeast(actor.level, 'admin') && mayGrantLevel(actor, record.level),
-  },
-  refusals: {
-    list: 'Guests cannot see who else can access a space',
-    grant: (record) =>
-      record.level
-        ? `Changing who can access a space needs the "admin" level, and nobody grants more than they hold ("${record.level}")`
-        : 'Changing who can access a space needs the "admin" level',
-  },
-});
+export function contentGrantPolicy<Rec extends { id: string; deletedAt: Date | null }>(
+  noun: 'space' | 'collection',
+  base: { visible(actor: ContentActor, record: Rec, action: 'read'): boolean; notFound(record: Rec): string },
+) {
+  return definePolicy<ContentActor, Rec & { level?: Role | null }>()({
+    visible: (actor, record) => base.visible(actor, record, 'read'),
+    notFound: (record) => base.notFound(record),
+    gates: [{ allows: (actor) => !blockedBySso({ sso: actor.organizationSso }, actor.membership), refusal: 'This organization requires signing in with SSO' }],
+    rules: {
+      list: (actor) => hasRole(actor.membership),
+      grant: (actor, record) => atLeast(actor.level, 'admin') && mayGrantLevel(actor, record.level),
+    },
+    refusals: {
+      list: `Guests cannot see who else can access a ${noun}`,
+      grant: (record) =>
+        record.level
+          ? `Changing who can access a ${noun} needs the "admin" level, and nobody grants more than they hold ("${record.level}")`
+          : `Changing who can access a ${noun} needs the "admin" level`,
+    },
+  });
+}
+
+/** A space's access list. */
+export const spaceGrantPolicy = contentGrantPolicy<SpaceRecord>('space', spacePolicy);
 
 export type SpaceGrantAction = keyof typeof spaceGrantPolicy.rules;
