@@ -36,7 +36,7 @@ import { userForToken } from './modules/users/index.ts';
 import { looksLikeJwt, SITE_READER_FIELDS, siteReaderForToken, VISITOR_PROJECTION } from './modules/sites/index.ts';
 import { useRestApi } from './rest/plugin.ts';
 import { adminRootFieldsOf, edgeRoutesOf, publicRootFieldsOf } from './rest/route-table.ts';
-import { moduleHttpRoutes, restRoutes, schema } from './schema.ts';
+import { moduleHttpRoutes, restRoutes, schema, visitorSchema } from './schema.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 export const REST_BASE_PATH = '/v1';
@@ -99,7 +99,7 @@ export function createApp(options: AppOptions) {
     ? useMetrics({ token: config.metricsToken, pool: options.database.pool, queueDepth: () => queueDepth(services.db) })
     : null;
   const publicRootFields = publicRootFieldsOf(restRoutes);
-  const visitors = { projection: VISITOR_PROJECTION, publicRootFields };
+  const visitors = { projection: VISITOR_PROJECTION, publicRootFields, visitorSchema };
   const rest = useRestApi({ basePath: REST_BASE_PATH, routes: restRoutes, apiUrl: config.apiUrl, logger, maxInputDepth: config.limits.maxInputDepth, visitors });
 
   // Every endpoint that is no root field, in one table: the app's own, then the modules'.

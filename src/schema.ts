@@ -3,7 +3,7 @@ import { builder } from './graphql/builder.ts';
 import { withDatabaseConflicts } from './graphql/database-conflicts.ts';
 import { withDeclaredConstraints } from './graphql/declared-constraints.ts';
 import { withStablePaths } from './graphql/stable-paths.ts';
-import { withVisitorValues } from './graphql/visitor-projection.ts';
+import { visitorSchemaOf } from './graphql/visitor-projection.ts';
 import './graphql/scalars.ts';
 import type { JobHandler } from './jobs/job-runner.ts';
 import type { AppServices } from './core/context.ts';
@@ -66,13 +66,12 @@ const modules: DomainModule[] = [
  * The whole schema. Root fields check the constraints declared on their arguments first (the ones the
  * OpenAPI document states), see declared-constraints.ts; database conflicts in any root field answer 409
  * (or are retried), see database-conflicts.ts; resolvers see response paths as graphql-js builds them,
- * see stable-paths.ts; a published site's visitors get their own value of the fields the visitor
- * projection answers so (permissions, counts of review work), see visitor-projection.ts.
+ * see stable-paths.ts.
  */
-export const schema = withVisitorValues(
-  withDatabaseConflicts(withStablePaths(withDeclaredConstraints(builder.toSchema({ sortSchema: true })))),
-  VISITOR_PROJECTION,
-);
+export const schema = withDatabaseConflicts(withStablePaths(withDeclaredConstraints(builder.toSchema({ sortSchema: true }))));
+
+/** The schema a published site's visitors' operations run on: theirs answers some fields their way (visitor-projection.ts). */
+export const visitorSchema = visitorSchemaOf(schema, VISITOR_PROJECTION);
 
 // Each module's handlers of other modules' events (core/domain-events.ts), once.
 for (const module of modules) if (module.events) subscribeToDomainEvents(module.events);

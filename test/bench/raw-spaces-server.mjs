@@ -79,7 +79,7 @@ async function listSpaces(res, token, organizationId, limit) {
       id: s.id, mergeRules: s.mergeRules, object: 'space', organization: organizationId,
     };
     if (s.collectionId !== null) space.parent = s.collectionId;
-    space.permissions = { access: at('read'), admin: at('admin'), comment: at('comment'), edit: at('edit'), merge: at('review'), review: at('review') };
+    space.permissions = { access: at('read'), admin: at('admin'), comment: at('comment'), edit: at('edit'), installIntegration: at('admin'), merge: at('review'), review: at('review'), triggerGitSync: at('review'), view: at('read'), viewInviteLinks: at('admin') };
     space.revision = s.revisionId ?? '';
     space.title = s.title;
     space.updatedAt = s.updatedAt.toISOString();

@@ -56,7 +56,7 @@ const headers = { authorization: `Bearer ${token}`, 'content-type': 'application
 const readerHeaders = { authorization: `Bearer ${readerToken}` };
 const restPath = `/v1/orgs/${o}/spaces?limit=100`;
 const SPACE_FIELDS = `object id title emoji visibility createdAt updatedAt deletedAt editMode urls { location app published public icon }
-  organization parent revision defaultLevel mergeRules comments changeRequests changeRequestsOpen changeRequestsDraft permissions { access admin edit comment merge review }`;
+  organization parent revision defaultLevel mergeRules comments changeRequests changeRequestsOpen changeRequestsDraft permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration }`;
 const gqlBody = JSON.stringify({ query: `{ organizationSpaces(organizationId: "${o}", limit: 100) { items { ${SPACE_FIELDS} } count next { page } } }` });
 
 // SQL statements per request, counted by the driver of an in-process app on the same database.

@@ -47,7 +47,7 @@ for (let o = 0; o < ORGS; o++) {
 
 const SPACE = `object id title emoji visibility createdAt updatedAt deletedAt editMode urls { location app published public icon }
   organization parent revision defaultLevel comments changeRequests changeRequestsOpen changeRequestsDraft
-  permissions { access admin edit comment merge review }`;
+  permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration }`;
 const MEMBER = 'object id role joinedAt lastSeenAt disabled sso spaces teams user { object id email displayName photoURL urls { location } }';
 /** One aliased page of `limit` per organization, `items` in all. */
 const pages = (field: string, selection: string) =>

@@ -231,6 +231,19 @@ describe('the visitor projection', () => {
     expect(member.body.data.publishedSite.structure.structure).toHaveLength(3);
   });
 
+  it("the same operation text answers each caller their own values, whichever came first (compiled queries are not shared)", async () => {
+    const world = await buildAdaptiveSite(h);
+    const visitor = callerFor(h, world.visitorToken);
+    const same = `query Same { space(spaceId: "${world.guides.id}") { id permissions { view edit admin } } }`;
+    const asVisitor = { id: world.guides.id, permissions: { view: true, edit: false, admin: false } };
+    const asAdmin = { id: world.guides.id, permissions: { view: true, edit: true, admin: true } };
+    for (const [caller, expected] of [[visitor, asVisitor], [world.admin, asAdmin], [visitor, asVisitor], [world.admin, asAdmin]] as const) {
+      const res = await caller.gql(same);
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.space).toEqual(expected);
+    }
+  });
+
   it('a member may not mix published-content roots with their own: one operation answers as one caller', async () => {
     const world = await buildAdaptiveSite(h);
     const res = await world.admin.gql(`{ user { id } publishedContentByUrl(url: "${world.base}/") }`);
