@@ -3,6 +3,7 @@ import { createApp } from './app.ts';
 import { answerClientErrors } from './http/client-errors.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { PUBLIC_URL_SETTING, recordInstanceSetting } from './db/instance-settings.ts';
 import { systemClock } from './lib/clock.ts';
 import { startIdleCollector } from './lib/idle-gc.ts';
 import { createLogger } from './lib/logger.ts';
@@ -22,6 +23,8 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, preparedStatements: config.databasePreparedStatements });
   const applied = await database.migrate();
   logger.info({ database: database.kind, migrationsApplied: applied }, 'database ready');
+  // The offline admin CLI prints URLs from it when run without this server's PORT / PUBLIC_URL.
+  await recordInstanceSetting(database.prisma, PUBLIC_URL_SETTING, config.publicUrl);
 
   const app = createApp({ database, config, logger });
   if (app.rateLimitStore) logger.info({ store: app.rateLimitStore, ...config.rateLimit }, 'rate limiting on');

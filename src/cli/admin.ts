@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
+import { PUBLIC_URL_SETTING, readInstanceSetting } from '../db/instance-settings.ts';
 import { createUserWithToken, userJson } from '../modules/users/index.ts';
 
 /**
@@ -32,8 +33,13 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 try {
   await database.migrate();
   const { user, token } = await createUserWithToken(database.prisma, { email: values.email, displayName: values.name });
+  // The URLs the server answers: this command's PUBLIC_URL / PORT when given, else the ones the server
+  // last started with (it records them), so a server started with PORT=5000 is not printed as :4000.
+  const ownSettings = process.env.PUBLIC_URL || process.env.PORT;
+  const recorded = ownSettings ? null : await readInstanceSetting(database.prisma, PUBLIC_URL_SETTING);
+  const apiUrl = recorded ? `${recorded}/v1` : config.apiUrl;
   // The user as GitBook's User JSON, as `GET /v1/user` answers it (the users module's presenter).
-  console.log(JSON.stringify({ user: userJson(user, config.apiUrl), token }, null, 2));
+  console.log(JSON.stringify({ user: userJson(user, apiUrl), token }, null, 2));
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;

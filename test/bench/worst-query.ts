@@ -58,9 +58,10 @@ const FRAGMENTS = `fragment S on Space { ${SPACE} } fragment M on Member { ${MEM
 const operations: Record<string, string | ((run: number) => string)> = {
   [`${items} spaces, every field (${ORGS} aliases)`]: `{ ${pages('organizationSpaces', SPACE)} }`,
   [`${items} members with their user (${ORGS} aliases)`]: `{ ${pages('organizationMembers', MEMBER)} }`,
-  // A document never seen before on every run: parse, validation and compilation each time.
-  ['a new document every run, 6 aliases of every field']: (run) =>
-    `{ ${Array.from({ length: 6 }, (_, i) => `r${run}a${i}: organizations(limit: 2) { items { id title spaces(limit: 2) { items { ...S } } members(limit: 2) { items { ...M } } } }`).join(' ')} } ${FRAGMENTS}`,
+  // A document never seen before on every run: parse, validation and compilation each time. As many
+  // aliases as the cost limit (5000) admits: 6 cost 5031 once Space.permissions had GitBook's 10 keys.
+  ['a new document every run, 5 aliases of every field']: (run) =>
+    `{ ${Array.from({ length: 5 }, (_, i) => `r${run}a${i}: organizations(limit: 2) { items { id title spaces(limit: 2) { items { ...S } } members(limit: 2) { items { ...M } } } }`).join(' ')} } ${FRAGMENTS}`,
   [`${ORGS} organizations × ${perOrganization} members, nested`]: `{ organizations(limit: ${ORGS}) { items { id title members(limit: ${perOrganization}) { count items { ${MEMBER} } } } } }`,
 };
 

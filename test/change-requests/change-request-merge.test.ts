@@ -137,10 +137,19 @@ describe('merge: the change request becomes the space content', () => {
     expect(conflicts).toEqual({ conflicts: [{ page: pageId, title: 'Doc', type: 'content' }], outdated: false });
     restError(await admin.rest('POST', `${crsPath(space.id)}/${mine.id}/merge`), 409);
 
-    // Resolving the markers lets it merge.
-    await admin.rest('POST', `${crsPath(space.id)}/${mine.id}/content`, {
+    // A change that leaves the markers (a new title) keeps the conflict listed.
+    expectOk(await admin.rest('POST', `${crsPath(space.id)}/${mine.id}/content`, { changes: [{ operation: 'update_page', page: pageId, title: 'Doc, retitled' }] }));
+    expect(expectOk(await admin.rest('GET', `${crsPath(space.id)}/${mine.id}`)).conflicts).toEqual([{ page: pageId, title: 'Doc', type: 'content' }]);
+    // Resolving the markers takes the page off the list (issue 39 §2: it stayed listed) and lets it merge.
+    expectOk(await admin.rest('POST', `${crsPath(space.id)}/${mine.id}/content`, {
       changes: [{ operation: 'update_page', page: pageId, document: { markdown: 'one\ntwo\nTHREE (both)\nfour\nfive' } }],
-    });
+    }));
+    const resolved = gqlData(
+      await admin.gql('query($s: String!, $c: String!) { spaceChangeRequest(spaceId: $s, changeRequestId: $c) { conflicts } }', { s: space.id, c: mine.id }),
+      'spaceChangeRequest',
+    );
+    expect(resolved).toEqual({ conflicts: [] });
+    expect(expectOk(await admin.rest('POST', `${crsPath(space.id)}/${mine.id}/update`))).toMatchObject({ result: 'update', conflicts: [] });
     await merge(admin, space.id, mine.id);
     expect(await bodyOf(admin, space.id, pageId)).toBe('one\ntwo\nTHREE (both)\nfour\nfive');
   });

@@ -202,9 +202,11 @@ describe('change request comments', () => {
     expect(expectOk(await admin.rest('GET', crPath(space.id, cr.id))).comments).toBe(1);
 
     restError(await editor.rest('DELETE', `${replies}/${second.id}`), 403);
+    expect((await admin.rest('DELETE', `${replies}/${second.id}`)).status).toBe(205);
     expect((await admin.rest('DELETE', `${replies}/${second.id}`)).status).toBe(204);
     restError(await admin.rest('GET', `${replies}/${second.id}`), 404);
     restError(await commenter.rest('DELETE', `${path}/${comment.id}`), 403);
+    expect((await admin.rest('DELETE', `${path}/${comment.id}`)).status).toBe(205);
     expect((await admin.rest('DELETE', `${path}/${comment.id}`)).status).toBe(204);
     expect(await h.db.comment.count({ where: { changeRequestId: cr.id } })).toBe(0);
     expect(await h.db.commentReaction.count({ where: { commentId: first.id } })).toBe(0);

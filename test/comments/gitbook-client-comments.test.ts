@@ -41,7 +41,7 @@ describe('official GitBookAPI client: change request comments', () => {
 
     await expectApiError(api.spaces.postCommentInChangeRequest(space.id, cr.id, { body: { markdown: '' } } as any), 400);
     const deleted = await api.spaces.deleteCommentInChangeRequest(space.id, cr.id, comment.id);
-    expect(deleted.status).toBe(204);
+    expect(deleted.status).toBe(205);
     await expectApiError(api.spaces.getCommentInChangeRequest(space.id, cr.id, comment.id), 404);
   });
 });

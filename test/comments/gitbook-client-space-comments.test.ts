@@ -49,8 +49,10 @@ describe('official GitBookAPI client: space comments', () => {
 
     await expectApiError(api.spaces.postCommentInSpace(space.id, { body: { markdown: '' } } as any), 400);
     await expectApiError(api.spaces.getCommentInSpace(space.id, 'unknownComment'), 404);
+    expect((await api.spaces.deleteCommentReplyInSpace(space.id, comment.id, reply.id)).status).toBe(205);
     expect((await api.spaces.deleteCommentReplyInSpace(space.id, comment.id, reply.id)).status).toBe(204);
     await expectApiError(api.spaces.getCommentReplyInSpace(space.id, comment.id, reply.id), 404);
+    expect((await api.spaces.deleteCommentInSpace(space.id, comment.id)).status).toBe(205);
     expect((await api.spaces.deleteCommentInSpace(space.id, comment.id)).status).toBe(204);
     await expectApiError(api.spaces.getCommentInSpace(space.id, comment.id), 404);
   });

@@ -2,7 +2,7 @@
 // on the space's current content — the same service, rules, shapes and limits as change request
 // comments (test/comments/change-request-comments.test.ts).
 import { describe, expect, it } from 'vitest';
-import { buildMember, buildOrganization, buildSpace } from '../factories.ts';
+import { buildMember, buildOrganization, buildSpace, buildUser } from '../factories.ts';
 import { DOORS, expectFailure, expectGitBookShape, expectOk, gqlData, restError, throughDoor } from '../support/assertions.ts';
 import { refusalMatrix, type RefusalOp } from '../support/refusals.ts';
 import { useHarness, type Caller } from '../support/harness.ts';
@@ -96,7 +96,9 @@ describe('space comments', () => {
     expect(expectOk(await admin.rest('GET', crPath)).items.map((c: any) => c.id)).toEqual([inCr.id]);
     restError(await admin.rest('GET', `${path}/${inCr.id}`), 404);
     restError(await admin.rest('PUT', `${path}/${inCr.id}`, { body: { markdown: 'x' } }), 404);
-    restError(await admin.rest('DELETE', `${path}/${inCr.id}`), 404);
+    // The space has no such comment (it is the change request's): nothing deleted.
+    expect((await admin.rest('DELETE', `${path}/${inCr.id}`)).status).toBe(204);
+    expectOk(await admin.rest('GET', `${crPath}/${inCr.id}`));
     restError(await admin.rest('GET', `${path}/${inCr.id}/replies`), 404);
     restError(await admin.rest('GET', `${crPath}/${onSpace.id}`), 404);
     expect(expectOk(await admin.rest('GET', `${crPath}/${inCr.id}`)).urls.location).toContain('/change-requests/');
@@ -244,14 +246,19 @@ describe('space comments', () => {
     expect(viaGraph.items.map((m: any) => m.id)).toEqual(commenters.items.map((m: any) => m.id));
 
     restError(await editor.rest('DELETE', `${replies}/${second.id}`), 403);
-    expectOk(await admin.rest('DELETE', `${replies}/${second.id}`), 204, 'deleteCommentReplyInSpace');
+    // GitBook's statuses: 205 when something was deleted, 204 when there was nothing to delete.
+    expect((await admin.rest('DELETE', `${replies}/${second.id}`)).status).toBe(205);
+    expect((await admin.rest('DELETE', `${replies}/${second.id}`)).status).toBe(204);
     restError(await admin.rest('GET', `${replies}/${second.id}`), 404);
     restError(await commenter.rest('DELETE', `${path}/${comment.id}`), 403);
-    expectOk(await admin.rest('DELETE', `${path}/${comment.id}`), 204, 'deleteCommentInSpace');
+    expect((await admin.rest('DELETE', `${path}/${comment.id}`)).status).toBe(205);
     expect(await h.db.comment.count({ where: { spaceId: space.id } })).toBe(0);
     expect(await h.db.commentReaction.count({ where: { commentId: first.id } })).toBe(0);
     restError(await admin.rest('GET', replies), 404);
-    restError(await admin.rest('DELETE', `${path}/${comment.id}`), 404);
+    expect((await admin.rest('DELETE', `${path}/${comment.id}`)).status).toBe(204);
+    // Nothing to delete is still refused to those who may not read the comments, and unknown spaces are 404.
+    restError(await (await buildUser(h)).rest('DELETE', `${path}/${comment.id}`), 404);
+    restError(await admin.rest('DELETE', `/v1/spaces/noSuchSpace/comments/${comment.id}`), 404);
     expect(expectOk(await reader.rest('GET', `${spacePath(space.id)}/commenters`), 200, 'listCommentersInSpace')).toMatchObject({ items: [], count: 0 });
   });
 

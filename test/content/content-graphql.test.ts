@@ -288,7 +288,7 @@ describe('ChangeRequest.content', () => {
     const content = gqlData(await admin.gql(query, { s: space.id, c: cr.id }), 'spaceChangeRequest').content;
     expect(content).toMatchObject({ id: edited.revision, parents: [space.revision] });
     expect(content.pages.map((p: any) => p.title)).toEqual(['Guides', 'API', 'Intro']);
-    expect(content.pages[2].markdown).toBe('# Intro\n\nHello.');
+    expect(content.pages[2].markdown).toBe('Hello.');
     const spaceTitles = async () => gqlData(await admin.gql(SPACE_CONTENT, { s: space.id }), 'space').content.pages.map((p: any) => p.title);
     expect(await spaceTitles()).toEqual(['Guides', 'API']);
     expectOk(await admin.rest('POST', `${path}/merge`, {}));

@@ -38,7 +38,7 @@ describe('a revision is a tree of shared nodes: an edit writes what it changes',
         counts.push((await nodeCount()) - before);
       };
       await step(async () =>
-        expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'update_page', page: `p${pages - 2}`, document: { markdown: '# Mine' } }] })),
+        expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'update_page', page: `p${pages - 2}`, document: { markdown: 'Mine' } }] })),
       );
       await step(async () => expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`)));
       await step(async () => expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${other.id}/update`)));

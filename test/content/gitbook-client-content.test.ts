@@ -123,7 +123,7 @@ describe('official GitBookAPI client: content and change requests', () => {
     // getDocumentById: the IDs of a page's documents before and after an edit are in the revision's changes.
     const edit = (await api.spaces.createChangeRequest(space.id, { subject: 'Second' })).data;
     await api.spaces.updateChangeRequestContent(space.id, edit.id, {
-      changes: [{ operation: 'update_page', page: pageId, document: { markdown: '# Notes\n\nSecond draft' } }],
+      changes: [{ operation: 'update_page', page: pageId, document: { markdown: 'Notes\n\n## Second draft' } }],
     } as any);
     const second = (await api.spaces.mergeChangeRequest(space.id, edit.id)).data;
     const changes = (await api.spaces.getRevisionSemanticChanges(space.id, second.revision)).data.changes as any[];
@@ -132,7 +132,7 @@ describe('official GitBookAPI client: content and change requests', () => {
     const document = await api.spaces.getDocumentById(space.id, documentId);
     expect(document.status).toBe(200);
     expectGitBookShape('getDocumentById', 200, document.data);
-    expect(document.data).toMatchObject({ object: 'document', nodes: [expect.objectContaining({ type: 'heading-1' }), expect.objectContaining({ type: 'paragraph' })] });
+    expect(document.data).toMatchObject({ object: 'document', nodes: [expect.objectContaining({ type: 'paragraph' }), expect.objectContaining({ type: 'heading-2' })] });
     expect(JSON.stringify(document.data)).toContain('Second draft');
     expect(JSON.stringify(document.data)).not.toContain('First draft');
     // The first body is no longer the space's: a 404.

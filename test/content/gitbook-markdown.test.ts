@@ -442,7 +442,7 @@ describe('through the API: the markdown answered as written, the document in Git
     const fileId = first.insertedFiles[0].id;
 
     const markdown = [
-      '# Blocks',
+      '# Every block',
       '',
       '{% hint style="warning" %}',
       'Read [the guide](/pages/' + guide + ') first.',

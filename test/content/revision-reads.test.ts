@@ -25,9 +25,9 @@ async function spaceWithHistory() {
     return expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`)).revision as string;
   };
   const pageId = async () => expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/pages`)).pages[0].id as string;
-  const first = await write('# Version 1');
+  const first = await write('Version 1');
   await addFiles(h.db, first, [{ id: 'logo', name: 'logo.txt', contentType: 'text/plain', bytes: new Uint8Array(Buffer.from('logo')) }]);
-  const second = await write('# Version 2');
+  const second = await write('Version 2');
   return { admin, organizationId, space, first, second, page: await pageId() };
 }
 
@@ -37,7 +37,7 @@ describe('content by revision', () => {
     const base = `/v1/spaces/${space.id}/revisions`;
     const old = expectOk(await admin.rest('GET', `${base}/${first}/page/${page}?format=markdown`));
     const now = expectOk(await admin.rest('GET', `${base}/${second}/page/${page}?format=markdown`));
-    expect([old.markdown, now.markdown]).toEqual(['# Version 1', '# Version 2']);
+    expect([old.markdown, now.markdown]).toEqual(['Version 1', 'Version 2']);
 
     const revision = await admin.rest('GET', `${base}/${first}`);
     expect(revision.body).toMatchObject({ object: 'revision', id: first, type: 'merge' });
@@ -46,7 +46,7 @@ describe('content by revision', () => {
     expect(pages.body.pages.map((p: any) => p.title)).toEqual(['Introduction']);
     expect(validateGitBookResponse('listPagesInRevisionById', pages.status, pages.body, LOOSE)).toEqual([]);
     const document = await admin.rest('GET', `${base}/${second}/page/${page}/document`);
-    expect(document.body).toMatchObject({ object: 'document', nodes: [expect.objectContaining({ type: 'heading-1' })] });
+    expect(document.body).toMatchObject({ object: 'document', nodes: [expect.objectContaining({ type: 'paragraph' })] });
     expect(validateGitBookResponse('getPageDocumentInRevisionById', document.status, document.body)).toEqual([]);
     const asDocument = await admin.rest('GET', `${base}/${second}/page/${page}`);
     expect(validateGitBookResponse('getPageInRevisionById', asDocument.status, asDocument.body, LOOSE)).toEqual([]);
@@ -71,8 +71,8 @@ describe('content by revision', () => {
     gqlData(answer, 'revision');
     const graph = answer.body.data;
     expect(graph.revision).toMatchObject({ id: first, type: 'merge' });
-    expect(graph.revisionPage.markdown).toBe('# Version 1');
-    expect(graph.revisionPageDocument.nodes[0].type).toBe('heading-1');
+    expect(graph.revisionPage.markdown).toBe('Version 1');
+    expect(graph.revisionPageDocument.nodes[0].type).toBe('paragraph');
     expect(graph.revisionFiles.items).toEqual([{ id: 'logo', name: 'logo.txt' }]);
   });
 
@@ -156,9 +156,9 @@ describe('what a revision changed, and documents by ID', () => {
       return { revision: merged.revision as string, update };
     };
     const first = await merge([
-      { operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha' } },
-      { operation: 'insert_page', ref: 'b', title: 'Beta', document: { markdown: '# Beta' } },
-      { operation: 'insert_page', ref: 'c', title: 'Gamma', document: { markdown: '# Gamma' } },
+      { operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: 'Alpha body' } },
+      { operation: 'insert_page', ref: 'b', title: 'Beta', document: { markdown: 'Beta body' } },
+      { operation: 'insert_page', ref: 'c', title: 'Gamma', document: { markdown: 'Gamma body' } },
     ]);
     const [alpha, beta, gamma] = first.update.changes.map((c: any) => c.page.id);
     const changesOf = async (revision: string, query = '') => {
@@ -173,7 +173,7 @@ describe('what a revision changed, and documents by ID', () => {
     ]);
     expect(await changesOf(first.revision, '?limit=2')).toHaveLength(2);
     const second = await merge([
-      { operation: 'update_page', page: alpha, title: 'Alpha 2', document: { markdown: '# Alpha, again' } },
+      { operation: 'update_page', page: alpha, title: 'Alpha 2', document: { markdown: 'Alpha, again' } },
       { operation: 'update_page', page: gamma, into: alpha },
       { operation: 'delete_page', page: beta },
     ]);
@@ -186,7 +186,7 @@ describe('what a revision changed, and documents by ID', () => {
     // The document of the current Alpha, by the ID the change names.
     const documentId = byType('page_edited').find((c) => c.page.id === alpha).attributes.document.after;
     const document = await admin.rest('GET', `/v1/spaces/${space.id}/documents/${documentId}`);
-    expect(document.body).toMatchObject({ object: 'document', nodes: [expect.objectContaining({ type: 'heading-1' })] });
+    expect(document.body).toMatchObject({ object: 'document', nodes: [expect.objectContaining({ type: 'paragraph' })] });
     expect(validateGitBookResponse('getDocumentById', document.status, document.body)).toEqual([]);
     // A document the space does not hold now (Alpha's first body) or at all: 404.
     const before = byType('page_edited').find((c) => c.page.id === alpha).attributes.document.before;
@@ -198,19 +198,38 @@ describe('what a revision changed, and documents by ID', () => {
 
 const s = useClientServer();
 
+describe("a page's documentId (GitBook's RevisionPageDocument.documentId, issue 39 §4)", () => {
+  it('names the body getDocumentById answers, in the tree and on the page, through both doors; a new body a new ID', async () => {
+    const { admin, space, first, second, page } = await spaceWithHistory();
+    const tree = expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/pages`));
+    const documentId = tree.pages[0].documentId as string;
+    expect(documentId).toEqual(expect.any(String));
+    expect(expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/page/${page}`)).documentId).toBe(documentId);
+    const body = expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/documents/${documentId}`));
+    expect(JSON.stringify(body)).toContain('Version 2');
+    const graph = gqlData(
+      await admin.gql('query($s: String!, $r: String!, $p: String!) { revisionPage(spaceId: $s, revisionId: $r, pageId: $p) }', { s: space.id, r: first, p: page }),
+      'revisionPage',
+    );
+    expect(graph.documentId).toEqual(expect.any(String));
+    expect(graph.documentId).not.toBe(documentId);
+    expect(second).not.toBe(first);
+  });
+});
+
 describe('official GitBookAPI client: content by revision', () => {
   it('reads a revision, its pages, a page, its document and its files', async () => {
     const { api } = await s.newUser('Reader');
     const org = (await api.orgs.createOrganization({ title: 'Readers' })).data;
     const space = (await api.orgs.createSpace(org.id, { title: 'Book' })).data;
     const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Pages' })).data;
-    const update = (await api.spaces.updateChangeRequestContent(space.id, cr.id, { changes: [{ operation: 'insert_page', ref: 'a', title: 'A', document: { markdown: '# A' } }] } as any, { compat: false }))
+    const update = (await api.spaces.updateChangeRequestContent(space.id, cr.id, { changes: [{ operation: 'insert_page', ref: 'a', title: 'A', document: { markdown: 'A' } }] } as any, { compat: false }))
       .data as any;
     const merged = (await api.spaces.mergeChangeRequest(space.id, cr.id)).data;
     const pageId = update.changes[0].page.id;
     expect((await api.spaces.getRevisionById(space.id, merged.revision)).data).toMatchObject({ id: merged.revision });
     expect((await api.spaces.listPagesInRevisionById(space.id, merged.revision)).data.pages.map((p: any) => p.id)).toEqual([pageId]);
-    expect(((await api.spaces.getPageInRevisionById(space.id, merged.revision, pageId, { format: 'markdown' } as any)).data as any).markdown).toBe('# A');
+    expect(((await api.spaces.getPageInRevisionById(space.id, merged.revision, pageId, { format: 'markdown' } as any)).data as any).markdown).toBe('A');
     expect((await api.spaces.getPageDocumentInRevisionById(space.id, merged.revision, pageId)).data).toMatchObject({ object: 'document' });
     expect((await api.spaces.listFilesInRevisionById(space.id, merged.revision)).data.items).toEqual([]);
   });

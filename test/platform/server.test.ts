@@ -10,12 +10,15 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createPostgresDatabase,
+  freePort,
   killAll,
   MIGRATIONS,
   postgresQuery,
   postgresReachable,
+  quote,
   randomToken,
   REPO_ROOT,
+  run,
   startServer,
   tempDir,
   type ServerProcess,
@@ -341,17 +344,62 @@ if (runPostgres) {
   });
 }
 
-describe('the built server, as npm start runs it', { timeout: 180_000 }, () => {
-  it('compiles to dist/, starts with the idle collector, serves, and stops on SIGTERM', async () => {
+describe('npm start: the server a user starts and stops (issue 39 §1)', { timeout: 300_000 }, () => {
+  it('starts from dist/ without compiling when it is current; SIGTERM to npm finishes the in-flight request and closes the database', async () => {
+    // `npm ci` built dist/ (postinstall); build once more here in case the sources changed since.
     execSync('npm run build', { cwd: REPO_ROOT, stdio: 'pipe' });
+    const dataDir = scratchDir('dp-npm-start-');
     const adminToken = randomToken();
-    const server = await startServer({ DATA_DIR: scratchDir('dp-built-'), ADMIN_TOKEN: adminToken, LOG_LEVEL: 'debug' }, 60_000, { built: true });
-    const created = await http(server, 'POST', '/v1/admin/users', adminToken, { email: 'built@example.com', displayName: 'Built' });
+    const env = { DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'debug' };
+    const server = await startServer(env, 120_000, { npmStart: true });
+    expect(server.stderr()).not.toContain('Compiling src/');
+    const created = await http(server, 'POST', '/v1/admin/users', adminToken, { email: 'npm@example.com', displayName: 'Npm Start' });
     expect(created.status).toBe(201);
-    expect((await http(server, 'GET', '/v1/user', created.body.token)).body.email).toBe('built@example.com');
-    // --expose-gc is on: after the requests and 5 idle seconds the server collects garbage.
+    // --expose-gc reached node through the script: after the requests and 5 idle seconds it collects.
     await waitFor(() => server.logs().some((l) => l.msg === 'idle garbage collection'), 15_000);
+
+    // A request in flight (half its body sent) when npm gets SIGTERM, as `kill $!` sends it.
+    const body = JSON.stringify({ query: '{ user { displayName } }' });
+    const socket: Socket = connect(server.port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    let raw = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (raw += chunk));
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer ${created.body.token}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    server.child.kill('SIGTERM');
+    expect(await waitFor(() => server.logs().some((l) => l.signal === 'SIGTERM'))).toBe(true);
+    expect(await connectionRefused(server.port)).toBe(true);
+    socket.write(body.slice(10));
+    expect(await waitFor(() => responseComplete(raw), 5000)).toBe(true);
+    expect(raw).toMatch(/^HTTP\/1\.1 200 /);
+    expect(JSON.parse(decodeBody(raw))).toEqual({ data: { user: { displayName: 'Npm Start' } } });
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.logs().at(-1)).toMatchObject({ msg: 'stopped' });
+
+    // The database was closed: the same DATA_DIR opens again at once, and SIGINT (Ctrl-C) stops it too.
+    const again = await startServer(env, 120_000, { npmStart: true });
+    expect((await http(again, 'GET', '/v1/user', created.body.token)).body.email).toBe('npm@example.com');
+    again.child.kill('SIGINT');
+    expect(await again.exited).toEqual({ code: 0, signal: null });
+    expect(again.logs().at(-1)).toMatchObject({ msg: 'stopped' });
+  });
+
+  it('npm run admin prints the JSON alone on stdout, with the URLs of the server last started on that database', async () => {
+    const dataDir = scratchDir('dp-admin-urls-');
+    const port = await freePort();
+    const server = await startServer({ DATA_DIR: dataDir, PORT: String(port) }, 120_000, { npmStart: true });
     expect(await server.stop()).toEqual({ code: 0, signal: null });
+    // No PORT nor PUBLIC_URL given to the CLI: the server's are used.
+    const result = await run('npm', ['run', 'admin', '--', 'create-user', '--email', 'urls@example.com', '--name', 'Urls'], { DATA_DIR: dataDir });
+    expect(result.code, quote(result.stderr)).toBe(0);
+    const printed = JSON.parse(result.stdout); // throws if npm's banner or anything else is on stdout
+    expect(printed.user.urls.location).toBe(`http://localhost:${port}/v1/users/${printed.user.id}`);
+    // The CLI's own PUBLIC_URL wins.
+    const own = await run('npm', ['run', 'admin', '--', 'create-user', '--email', 'own@example.com', '--name', 'Own'], { DATA_DIR: dataDir, PUBLIC_URL: 'https://docs.example.com' });
+    expect(JSON.parse(own.stdout).user.urls.location).toMatch(/^https:\/\/docs\.example\.com\/v1\/users\//);
   });
 });
 

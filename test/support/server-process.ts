@@ -86,12 +86,17 @@ export async function killAll(): Promise<void> {
 export async function startServer(
   env: Record<string, string | undefined>,
   timeoutMs = 120_000,
-  /** Run dist/server.js as `npm start` does (after `npm run build`) instead of the sources through tsx. */
-  options: { built?: boolean } = {},
+  /**
+   * built: run dist/server.js with the flags `npm start` gives it (after `npm run build`) instead of the
+   * sources through tsx. npmStart: run `npm start` itself (the child is npm, as `$!` is in a shell).
+   */
+  options: { built?: boolean; npmStart?: boolean } = {},
 ): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()));
-  const args = options.built ? [...SERVER_NODE_FLAGS, 'dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
-  const child = spawn(process.execPath, args, {
+  const [command, args] = options.npmStart
+    ? ['npm', ['start']]
+    : [process.execPath, options.built ? [...SERVER_NODE_FLAGS, 'dist/server.js'] : ['--import', 'tsx', 'src/server.ts']];
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: baseEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'info', ...(options.built ? SERVER_ENV : {}), ...env, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { contentHash } from '../content/index.ts';
 import { detectImage } from '../content/index.ts';
-import { resolveLinks } from '../content/index.ts';
+import { leadingTitleOf, resolveLinks } from '../content/index.ts';
 import { RevisionDraft, slugify, type DraftPage, type FileEntry, type RevisionContent } from '../content/index.ts';
 import { FrontMatterError, splitFrontMatter, type FrontMatter } from './page-front-matter.ts';
 import { changeError, MAX_FILE_BYTES, type ComputedSource, type ContentChange, type InsertFilesChange, type InsertPageChange, type UpdatePageChange } from './content-changes.ts';
@@ -29,11 +29,6 @@ export interface ApplyContext {
   specExists: (slug: string) => Promise<boolean>;
 }
 
-/**
- * A leading ATX heading (`# Title`, optionally closed by `#`s) is a page's title when none is given, as
- * GitBook reads markdown. Read by hand: the regex it replaces (`^\s*#\s+(.+?)\s*#*\s*$`) backtracked in
- * time cubic in a line of spaces (4,000 characters took 49 s).
- */
 /** A change's markdown split from its front matter (a 400 naming the change's body when it is wrong). */
 function frontMatterOf(markdown: string | undefined, index: number): { meta: FrontMatter; markdown: string | undefined } {
   if (markdown === undefined) return { meta: {}, markdown };
@@ -46,28 +41,14 @@ function frontMatterOf(markdown: string | undefined, index: number): { meta: Fro
   }
 }
 
-export function titleFromMarkdown(markdown: string): string | undefined {
-  const line = firstNonBlankLine(markdown).trim();
-  if (!line.startsWith('#')) return undefined;
-  const rest = line.slice(1);
-  if (!/^\s/.test(rest)) return undefined;
-  let title = rest.trim();
-  let end = title.length;
-  while (end > 0 && title[end - 1] === '#') end--;
-  title = title.slice(0, end).trimEnd();
-  return title || undefined;
-}
-
-function firstNonBlankLine(text: string): string {
-  let from = 0;
-  while (from <= text.length) {
-    const end = text.indexOf('\n', from);
-    const line = text.slice(from, end === -1 ? text.length : end);
-    if (line.trim() !== '') return line;
-    if (end === -1) return '';
-    from = end + 1;
-  }
-  return '';
+/**
+ * A body's leading `# Title` is the page's title (leading-title.ts): taken as the title unless another
+ * one is given, and kept out of the body unless the given title differs from it (then both were meant).
+ */
+function titleAndBody(given: string | undefined, markdown: string | undefined): { title: string | undefined; markdown: string | undefined } {
+  const leading = markdown === undefined ? null : leadingTitleOf(markdown);
+  if (!leading || (given !== undefined && given !== '' && given !== leading.title)) return { title: given || undefined, markdown };
+  return { title: leading.title, markdown: leading.body };
 }
 
 export async function applyChanges(draft: RevisionDraft, changes: readonly ContentChange[], context: ApplyContext): Promise<AppliedChanges> {
@@ -164,8 +145,10 @@ function insertPage(
     if (draft.pageAtPath(change.ref.replace(/\.md$/, ''))) throw changeError(index, 'ref', `"${change.ref}" is the path of an existing page`);
   }
   const computed = change.type === 'computed';
-  const { meta, markdown } = frontMatterOf(computed ? undefined : change.document!.markdown!, index);
-  const title = meta.title ?? change.title ?? (markdown === undefined ? undefined : titleFromMarkdown(markdown)) ?? 'Untitled';
+  const written = frontMatterOf(computed ? undefined : change.document!.markdown!, index);
+  const { meta } = written;
+  const { title: titled, markdown } = titleAndBody(meta.title ?? change.title, written.markdown);
+  const title = titled ?? 'Untitled';
   let slug: string;
   if (change.slug) {
     if (draft.slugTaken(parentId, change.slug)) throw changeError(index, 'slug', `a sibling page already has the slug "${change.slug}"`);
@@ -231,8 +214,10 @@ function updatePage(
   }
   if (change.document?.markdown !== undefined) {
     if (page.type !== 'document') throw changeError(index, 'document', `a ${page.type} page has no body`);
-    const { meta, markdown } = frontMatterOf(change.document.markdown, index);
-    applyFrontMatter(page, meta);
+    const written = frontMatterOf(change.document.markdown, index);
+    applyFrontMatter(page, written.meta);
+    const { title, markdown } = titleAndBody(written.meta.title || change.title, written.markdown);
+    if (title !== undefined) page.title = title;
     page.markdown = markdown;
     newBodies.add(page.id);
   }

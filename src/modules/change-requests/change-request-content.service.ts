@@ -5,8 +5,8 @@ import { ConflictError } from '../../core/errors.ts';
 import type { ItemQuery } from '../../core/pagination.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { draftOf, rememberContent, revisionContent, writeRevision } from '../content/index.ts';
-import { applyChanges } from './apply-changes.ts';
+import { draftOf, hasConflictMarkers, rememberContent, revisionContent, writeRevision, type MergeConflict, type RevisionDraft } from '../content/index.ts';
+import { applyChanges, type AffectedPage } from './apply-changes.ts';
 import { changeRequestPolicy } from './change-request.policy.ts';
 import { findChangeRequest, spaceForChangeRequests } from './change-request.service.ts';
 import { parseChanges } from './content-changes.ts';
@@ -59,6 +59,8 @@ export async function updateChangeRequestContent(ctx: Context, spaceId: string, 
     },
   });
 
+  // Before the revision is written: writing stores the new bodies and leaves the draft without them.
+  const conflicts = conflictsAfterEdits(cr, draft, applied.affected);
   const revisionId = newId();
   const written = await ctx.db.$transaction(async (tx) => {
     const content = await writeRevision(tx, {
@@ -71,7 +73,7 @@ export async function updateChangeRequestContent(ctx: Context, spaceId: string, 
       draft,
       blobs: applied.blobs,
     });
-    await advanceChangeRequest(tx, cr, cr.revisionId, { revisionId, updatedAt: now });
+    await advanceChangeRequest(tx, cr, cr.revisionId, { revisionId, updatedAt: now, ...(conflicts ? { conflicts: conflicts as unknown as Prisma.InputJsonValue } : {}) });
     await addContributor(tx, cr.id, viewerOf(ctx).user.id);
     return content;
   }, TRANSACTION_OPTIONS);
@@ -87,4 +89,25 @@ export async function updateChangeRequestContent(ctx: Context, spaceId: string, 
     ),
     insertedFiles: applied.insertedFiles.map((file) => ({ ...file, revisionId })),
   };
+}
+
+/**
+ * The conflicts a change request still lists once a batch of edits is applied, or null when the batch
+ * touched none of them. A page's conflict is over when the page is deleted, when a page kept after a
+ * deletion on one side is edited (someone decided), or when a body that had conflict markers is written
+ * without them (someone resolved it).
+ */
+export function conflictsAfterEdits(cr: ChangeRequest, draft: RevisionDraft, affected: readonly AffectedPage[]): MergeConflict[] | null {
+  const listed = Array.isArray(cr.conflicts) ? (cr.conflicts as unknown as MergeConflict[]) : [];
+  const touched = new Map(affected.map((change) => [change.id, change.object]));
+  if (!listed.some((conflict) => touched.has(conflict.page))) return null;
+  return listed.filter((conflict) => {
+    const change = touched.get(conflict.page);
+    if (!change) return true;
+    if (change === 'deleted_page') return false;
+    if (conflict.type !== 'content') return false;
+    const markdown = draft.pages.get(conflict.page)?.markdown;
+    // A batch that did not write the body (a title, a move) leaves its markers where they were.
+    return markdown === undefined || hasConflictMarkers(markdown);
+  });
 }

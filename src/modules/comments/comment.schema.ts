@@ -329,7 +329,7 @@ function commentOperations({ pathArgs, target, on, pages, names }: CommentDoor) 
         withFormat(await updateReply(ctx, target(args), args.commentId, args.commentReplyId, args, recordQuery(ctx, info)), 'markdown'),
     }),
     [names.deleteReply]: t.boolean({
-      description: 'Deletes a reply (author or space admin)',
+      description: 'Deletes a reply (author or space admin): true when it was there, false when there was none (REST: 205 / 204)',
       args: replyArgs,
       resolve: (_root, args, ctx) => deleteReply(ctx, target(args), args.commentId, args.commentReplyId),
     }),
@@ -357,7 +357,7 @@ function commentOperations({ pathArgs, target, on, pages, names }: CommentDoor) 
       resolve: async (_root, args, ctx, info) => withFormat(await updateComment(ctx, target(args), args.commentId, args, recordQuery(ctx, info)), 'markdown'),
     }),
     [names.delete]: t.boolean({
-      description: 'Deletes a comment with its replies and reactions (author or space admin)',
+      description: 'Deletes a comment with its replies and reactions (author or space admin): true when it was there, false when there was none (REST: 205 / 204)',
       args: commentArgs,
       resolve: (_root, args, ctx) => deleteComment(ctx, target(args), args.commentId),
     }),

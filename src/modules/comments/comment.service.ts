@@ -243,12 +243,31 @@ async function writeChanges(ctx: Context, commentId: string, userId: string, now
 }
 
 /** `DELETE …/comments/{commentId}`: its author or a space admin; its replies and reactions go with it. */
+/**
+ * Deletes a comment: true when it was there (REST 205), false when there was nothing to delete (204),
+ * as GitBook answers `deleteCommentInSpace`. Someone who may read the comments learns only that.
+ */
 export async function deleteComment(ctx: Context, target: CommentTarget, commentId: string) {
   const scope = await commentScope(ctx, target);
-  const comment = await findComment(ctx, scope, commentId);
+  const comment = await findOrNothing(() => findComment(ctx, scope, commentId));
+  if (!comment) return nothingToDelete(scope);
   authorize(commentPolicy, scope.actor, 'delete', comment);
-  await ctx.db.comment.deleteMany({ where: { id: comment.id } });
-  return true;
+  return (await ctx.db.comment.deleteMany({ where: { id: comment.id } })).count > 0;
+}
+
+async function findOrNothing<T>(find: () => Promise<T>): Promise<T | null> {
+  try {
+    return await find();
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+/** Nothing to delete: false, for whoever may read the scope's comments (the others are refused as ever). */
+function nothingToDelete(scope: Awaited<ReturnType<typeof commentScope>>): false {
+  authorize(commentPolicy, scope.actor, 'read', { id: '', postedById: null });
+  return false;
 }
 
 // ---- Replies: comments with a parent, the same rules (a reply is never resolved on its own) ----
@@ -348,10 +367,10 @@ export async function updateReply(
 export async function deleteReply(ctx: Context, target: CommentTarget, commentId: string, replyId: string) {
   const scope = await commentScope(ctx, target);
   const comment = await findComment(ctx, scope, commentId, { select: { id: true } });
-  const reply = await findReply(ctx, comment.id, replyId);
+  const reply = await findOrNothing(() => findReply(ctx, comment.id, replyId));
+  if (!reply) return nothingToDelete(scope);
   authorize(commentPolicy, scope.actor, 'delete', reply);
-  await ctx.db.comment.deleteMany({ where: { id: reply.id } });
-  return true;
+  return (await ctx.db.comment.deleteMany({ where: { id: reply.id } })).count > 0;
 }
 
 // ---- Commenters ----

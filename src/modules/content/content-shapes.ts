@@ -55,7 +55,7 @@ export const pageLayoutShape: Schema = {
 /**
  * One page as pageJson builds it (GitBook's `RevisionPage`, without a body); `children`: the schema of
  * its child pages. `urls`, `layout` and `tags` are on document and computed pages only, `computed` on
- * computed pages only.
+ * computed pages only, `documentId` on document pages with a body.
  */
 function revisionPage(children: Schema): Schema {
   return {
@@ -76,6 +76,7 @@ function revisionPage(children: Schema): Schema {
       description: string,
       noIndex: boolean,
       noRobotsIndex: boolean,
+      documentId: { type: 'string', description: 'Document pages with a body: the ID of that body (getDocumentById)' },
       cover: {
         type: 'object',
         description: "GitBook's RevisionPageDocumentCover: `ref` (a file or URL), `yPos`, optionally `refDark`, `height`",

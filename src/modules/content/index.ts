@@ -28,6 +28,7 @@ export { RevisionContentRef } from './revision-content.schema.ts';
 export { contentHash } from './store/content-hash.ts';
 export { detectImage, type DetectedImage } from './files/image-types.ts';
 export { resolveLinks } from './markdown/link-resolution.ts';
+export { leadingTitleOf, withLeadingTitle } from './markdown/leading-title.ts';
 export { contentDisposition } from './files/file-download.http.ts';
 export { renderPdf, type PdfPage } from './export/markdown-pdf.ts';
 export { signedDownloadRoute } from './files/signed-download.ts';

@@ -77,6 +77,7 @@ export function pageJson(node: PageNode, appUrl: string, isoDates = new IsoDates
   if (page.noRobotsIndex) json.noRobotsIndex = true;
   if (page.cover && hasOwnPage(page)) json.cover = page.cover;
   if (page.type === 'computed' && page.computed) json.computed = page.computed;
+  if (page.type === 'document' && page.documentHash) json.documentId = page.documentHash;
   if (hasOwnPage(page)) {
     json.urls = { app: pageAppUrl(node, appUrl) };
     json.layout = pageLayout(page);

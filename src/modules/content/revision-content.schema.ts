@@ -59,6 +59,11 @@ ContentPageRef.implement({
       description: "Document pages only: GitBook's RevisionPageDocumentCover (the image above the page)",
       resolve: (n) => (hasOwnPage(n.page) ? (n.page.cover ?? null) : null),
     }),
+    documentId: t.string({
+      nullable: true,
+      description: "Document pages with a body: the ID of that body (GitBook's RevisionPageDocument.documentId, for getDocumentById)",
+      resolve: (n) => (n.page.type === 'document' && n.page.documentHash ? n.page.documentHash : null),
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (n) => n.page.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (n) => n.page.updatedAt }),
     urls: t.field({

@@ -14,8 +14,8 @@ export const invitationPolicy = definePolicy<OrganizationActor, Pick<Organizatio
     manageLinks: ({ membership }) => isAdmin(membership),
   },
   refusals: {
-    send: 'Only organization admins can do this',
-    manageLinks: 'Only organization admins can do this',
+    send: 'This needs the "admin" role in the organization',
+    manageLinks: 'This needs the "admin" role in the organization',
   },
 });
 

@@ -66,7 +66,7 @@ export const organizationPolicy = definePolicy<OrganizationActor, Pick<Organizat
   refusals: {
     read: 'This organization requires signing in with SSO',
     seeBilling: 'Only members see billing',
-    update: 'Only organization admins can do this',
+    update: 'This needs the "admin" role in the organization',
     listMembers: 'Guests can only see their own membership, not the other members or teams',
     listTeams: 'Guests cannot see the teams of the organization',
     listCollections: 'Guests cannot see the collections of the organization',

@@ -152,7 +152,13 @@ export async function lookupPublishedUrl(
   const notFound = () => new NotFoundError(`No published content at "${url.origin}${url.pathname}"`);
   const published = new URL(services.config.publishedUrl);
   const publishedBase = published.pathname.replace(/\/+$/, '');
-  const underPublished = url.host === published.host && (url.pathname === publishedBase || url.pathname.startsWith(`${publishedBase}/`));
+  const underPublishedPath = url.pathname === publishedBase || url.pathname.startsWith(`${publishedBase}/`);
+  // Path-addressed sites answer on PUBLISHED_URL's host and on any other that is no site's own hostname
+  // (a LAN address, 127.0.0.1 for localhost): people reach a server by the address they have. Links and
+  // canonical URLs still use PUBLISHED_URL, so every host gets the same page.
+  const underPublished =
+    underPublishedPath &&
+    (url.host === published.host || (publishedBase !== '' && (await services.db.site.count({ where: { hostname: url.hostname.toLowerCase() } })) === 0));
 
   // The site: by its own hostname, or by organization and basename (or ID) under PUBLISHED_URL.
   let site;
@@ -250,7 +256,8 @@ export async function lookupPublishedUrl(
     query: reader.shareKey ? `?shareKey=${encodeURIComponent(reader.shareKey)}` : '',
   });
   if (redirect) return { answer: redirect };
-  const canonical = new URL(`${basePath}${rest.map(encodeURIComponent).join('/')}`, url.origin);
+  // A path-addressed site's canonical address is under PUBLISHED_URL, whichever host it was read on.
+  const canonical = new URL(`${basePath}${rest.map(encodeURIComponent).join('/')}`, underPublished ? published.origin : url.origin);
   const { sections: _sections, sectionGroups: _groups, siteSpaces: _siteSpaces, redirects: _redirects, ...siteRow } = site;
   const answer: PublishedLookup = {
     site: site.id,

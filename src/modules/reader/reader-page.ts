@@ -184,7 +184,8 @@ export async function readerPage(services: Services, request: ReaderRequest): Pr
     };
     const cover = coverOf(current.cover, files);
     const pageUrl = answer.pathname === '' ? base : `${base}${encodePath(current.path)}`;
-    const canonical = new URL(pageUrl, request.url.origin).toString();
+    // The lookup's origin: PUBLISHED_URL's for path-addressed sites, whichever host served the page.
+    const canonical = new URL(pageUrl, new URL(answer.canonicalUrl).origin).toString();
     const variants = variantsOf(navigation, answer.siteBasePath, current.path, contents);
     const { previous, next } = previousNext(content, current, base);
     return {

@@ -3,6 +3,7 @@ import type { AppServices } from '../../core/context.ts';
 import { AppError, NotFoundError } from '../../core/errors.ts';
 import type { HttpRoute, HttpRouteRequest } from '../../http/request-state.ts';
 import { refusal } from '../../http/refusal.ts';
+import { withLeadingTitle } from '../content/index.ts';
 import { renderErrorPage } from './layout/error-page.tsx';
 import { renderSitePage, THEME_BOOT_SCRIPT } from './layout/site-page.tsx';
 import { ASSETS_PATH, readerAssets } from './reader-assets.ts';
@@ -156,7 +157,8 @@ async function answer(services: AppServices, pages: RenderedPages, route: HttpRo
   const { page } = result;
   const cacheControl = page.shared ? SHARED_CACHE : PRIVATE_CACHE;
   if (markdown) {
-    return new Response(await page.markdown(), {
+    // The page as a markdown file: its title back on top as the leading heading (leading-title.ts).
+    return new Response(withLeadingTitle(page.entry.title, await page.markdown()), {
       headers: { 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': cacheControl, ...(page.shared ? {} : { 'X-Robots-Tag': 'noindex' }) },
     });
   }
