@@ -128,7 +128,12 @@ function describeBody(operation: any, route: RestRoute, args: readonly GraphQLAr
     if (schema.required.length === 0) delete schema.required;
   }
   for (const arg of args) {
-    if (schema.properties[arg.name]) schema.properties[arg.name] = withConstraints(withScalar(schema.properties[arg.name], arg.type), inputConstraintsOf(arg));
+    const current = schema.properties[arg.name];
+    if (!current) continue;
+    // A JSON argument may declare its shape (e.g. the changes of updateChangeRequestContent).
+    const shape = shapeOf(arg);
+    const described = shape ? { ...shape, ...(current.description ? { description: current.description } : {}) } : withScalar(current, arg.type);
+    schema.properties[arg.name] = withConstraints(described, inputConstraintsOf(arg));
   }
   if (Object.keys(schema.properties).length === 0) delete operation.requestBody;
   else operation.requestBody.required = Array.isArray(schema.required) && schema.required.length > 0;

@@ -12,6 +12,7 @@ import type { Logger } from '../lib/logger.ts';
 import { RawJsonSlots } from '../lib/raw-json.ts';
 import { describeFailure } from './errors.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { checkGitBookQueryTypes } from './gitbook-query-checks.ts';
 import { checkUrlText, readJsonObjectBody, RestInputError, requestForSofa } from './request-body.ts';
 import { cacheableResponse, finalResponse, locationOf, sofaStatusOf } from './responses.ts';
 import { omitAbsentFields } from './rest-shape.ts';
@@ -189,6 +190,9 @@ export function useRestApi(options: RestOptions): { plugin: Plugin; documentRout
       const state: RestRequestState = { method: request.method, query: url.searchParams, body: {} };
       try {
         checkUrlText(url);
+        // GitBook's typed query parameters of the operation, before anything runs (gitbook-query-checks.ts).
+        const matched = requestState.rootField ? routeByField.get(requestState.rootField) : undefined;
+        checkGitBookQueryTypes(matched?.operationId, url.searchParams);
         if (BODY_METHODS.has(request.method)) {
           state.body = await readJsonObjectBody(request, { maxBytes: requestState.bodyLimit, maxDepth: options.maxInputDepth });
         }

@@ -40,6 +40,17 @@ describe('the OpenAPI document', () => {
     expect(ours.security).toEqual([{ bearerAuth: [] }]);
   });
 
+  it("types updateChangeRequestContent's changes: every change type with its fields (issue 39 §2)", () => {
+    const body = ours.paths['/spaces/{spaceId}/change-requests/{changeRequestId}/content'].post.requestBody.content['application/json'].schema;
+    const changes = body.properties.changes;
+    expect(changes).toMatchObject({ type: 'array', minItems: 1, maxItems: 50 });
+    const operationsOf = changes.items.oneOf.map((item: Json) => item.properties.operation.enum[0]);
+    expect(operationsOf).toEqual(['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files']);
+    const insert = changes.items.oneOf[0];
+    expect(Object.keys(insert.properties)).toEqual(expect.arrayContaining(['title', 'document', 'into', 'at', 'ref', 'computed']));
+    expect(insert.properties.document.properties.markdown).toMatchObject({ type: 'string', maxLength: expect.any(Number) });
+  });
+
   it("uses GitBook's operationId wherever GitBook has the operation (same method and path); all unique", () => {
     const gitbookIds = new Map(operations(gitbook).map(({ method, route, operation }) => [`${method} ${shape(route)}`, operation.operationId]));
     const mismatched: string[] = [];

@@ -51,6 +51,10 @@ describe('REST surface', () => {
       'POST /orgs/{organizationId}/sites/{siteId}/unpublish',
       'POST /orgs/{organizationId}/spaces',
       'POST /spaces/{spaceId}/change-requests/{changeRequestId}/content',
+      // What a change request changes, for reviewers (issue 39): GitBook's two and our diff.
+      'GET /spaces/{spaceId}/change-requests/{changeRequestId}/changes',
+      'GET /spaces/{spaceId}/change-requests/{changeRequestId}/contributors',
+      'GET /spaces/{spaceId}/change-requests/{changeRequestId}/diff',
     ].concat(
       // GitBook's content by revision (issue 24).
       [

@@ -20,9 +20,13 @@ export function assertEditable(cr: Pick<ChangeRequest, 'number' | 'status'>) {
   }
 }
 
-/** Records `userId` among the change request's contributors (once), in the caller's transaction. */
-export async function addContributor(db: Db, changeRequestId: string, userId: string) {
-  await db.changeRequestContributor.createMany({ data: [{ changeRequestId, userId }], skipDuplicates: true });
+/** Records an edit by `userId` among the change request's contributors (how many, when last), in the caller's transaction. */
+export async function addContributor(db: Db, changeRequestId: string, userId: string, at: Date = new Date()) {
+  await db.changeRequestContributor.upsert({
+    where: { changeRequestId_userId: { changeRequestId, userId } },
+    create: { changeRequestId, userId, lastEditedAt: at },
+    update: { edits: { increment: 1 }, lastEditedAt: at },
+  });
 }
 
 /**
@@ -74,7 +78,7 @@ export async function updateChangeRequestContent(ctx: Context, spaceId: string, 
       blobs: applied.blobs,
     });
     await advanceChangeRequest(tx, cr, cr.revisionId, { revisionId, updatedAt: now, ...(conflicts ? { conflicts: conflicts as unknown as Prisma.InputJsonValue } : {}) });
-    await addContributor(tx, cr.id, viewerOf(ctx).user.id);
+    await addContributor(tx, cr.id, viewerOf(ctx).user.id, now);
     return content;
   }, TRANSACTION_OPTIONS);
   rememberContent(ctx.db, written);

@@ -4,7 +4,7 @@ import { constrained, shaped } from '../../graphql/constraints.ts';
 import { RevisionFileRef } from '../content/index.ts';
 import { ChangeRequestRef } from './change-request.schema.ts';
 import { updateChangeRequestContent } from './change-request-content.service.ts';
-import { MAX_CHANGES } from './content-changes.ts';
+import { contentChangesSchema, MAX_CHANGES } from './content-changes.ts';
 
 type ContentUpdate = Awaited<ReturnType<typeof updateChangeRequestContent>>;
 
@@ -60,8 +60,8 @@ builder.mutationFields((t) => ({
       changes: t.arg({
         type: 'JSON',
         required: true,
-        description: "GitBook's ChangeRequestContentChange objects: insert_page, update_page, delete_page, revert_page, insert_files",
-        extensions: constrained({ minItems: 1, maxItems: MAX_CHANGES }),
+        description: "GitBook's ChangeRequestContentChange objects, by `operation`: insert_page, update_page, delete_page, revert_page, insert_files",
+        extensions: { ...constrained({ minItems: 1, maxItems: MAX_CHANGES }), ...shaped({ type: 'array', items: contentChangesSchema }) },
       }),
       compat: t.arg.boolean({ description: 'REST: true (default) answers the change request, false the ChangeRequestContentUpdate', extensions: constrained({ default: true }) }),
     },

@@ -76,7 +76,7 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
       conflicts: conflicts as unknown as Prisma.InputJsonValue,
       updatedAt: now,
     });
-    await addContributor(tx, cr.id, viewerOf(ctx).user.id);
+    await addContributor(tx, cr.id, viewerOf(ctx).user.id, now);
     return content;
   }, TRANSACTION_OPTIONS);
   rememberContent(ctx.db, written);

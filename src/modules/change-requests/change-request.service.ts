@@ -74,7 +74,7 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
         revisionInitialId: revisionId,
         createdAt: now,
         updatedAt: now,
-        contributors: { create: { userId: actor.userId } },
+        contributors: { create: { userId: actor.userId, lastEditedAt: now } },
       },
     });
   }, TRANSACTION_OPTIONS);

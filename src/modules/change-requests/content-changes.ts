@@ -109,6 +109,12 @@ const insertFiles = z.strictObject({
 });
 
 export const contentChange = z.discriminatedUnion('operation', [insertPage, updatePage, deletePage, revertPage, insertFiles]);
+
+/**
+ * The changes as JSON Schema (OpenAPI 3.0), made from the definitions above that check them: the OpenAPI
+ * document types `changes` with it, so the reference at /docs shows every change type and its fields.
+ */
+export const contentChangesSchema = z.toJSONSchema(contentChange, { target: 'openapi-3.0', unrepresentable: 'any' }) as Record<string, unknown>;
 export type ContentChange = z.infer<typeof contentChange>;
 export type InsertPageChange = z.infer<typeof insertPage>;
 export type UpdatePageChange = z.infer<typeof updatePage>;

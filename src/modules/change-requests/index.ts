@@ -1,4 +1,5 @@
 import './change-request.schema.ts';
+import './change-request-changes.schema.ts';
 import './change-request-content.schema.ts';
 import './change-request-edit.schema.ts';
 import './change-request-links.schema.ts';

@@ -22,7 +22,8 @@ export { RevisionContent, revisionContent, revisionContents, contentCacheOf, con
 export { rebuildTree, ContentSequence, type Piece } from './store/content-tree.ts';
 export { hasConflictMarkers, hashesToMerge, mergeRevisions, sequenceChanges, type MergeConflict } from './merge/three-way-merge.ts';
 export { pageWithBodyShape, pageTreeShape, documentShape } from './content-shapes.ts';
-export { metaLinksShape, pathArgs } from './revision-reads.schema.ts';
+export { metaLinksShape, pathArgs, RevisionSemanticChangesRef } from './revision-reads.schema.ts';
+export { MAX_SEMANTIC_CHANGES, semanticChangesBetween, type SemanticChanges } from './merge/revision-changes.ts';
 export { pageMetaLinks } from './page-meta-links.ts';
 export { RevisionContentRef } from './revision-content.schema.ts';
 export { contentHash } from './store/content-hash.ts';

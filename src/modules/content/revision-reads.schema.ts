@@ -6,7 +6,7 @@ import { documentShape, pageWithBodyShape } from './content-shapes.ts';
 import { bodyArgs, DocumentFormatEnum, mergedFromQuery, RevisionFileList, RevisionFileRef, RevisionPageTree, RevisionRef, revisionReadArgs } from './content.schema.ts';
 import { getFile, getPage, getPageByPath, getRevision, listFiles, listPages, revisionContentSource, spaceContentSource } from './content.service.ts';
 import { pageMetaLinks } from './page-meta-links.ts';
-import { documentOfSpace, MAX_SEMANTIC_CHANGES, revisionSemanticChanges } from './merge/revision-changes.ts';
+import { documentOfSpace, MAX_SEMANTIC_CHANGES, revisionSemanticChanges, type SemanticChanges } from './merge/revision-changes.ts';
 
 /**
  * Content addressed by revision (GitBook's `…/revisions/{revisionId}/…`): any revision of a space the
@@ -29,6 +29,24 @@ export const metaLinksShape = (() => {
   const target = { type: 'object', required: ['kind', 'page'], properties: { kind: { type: 'string', enum: ['page'] }, page: { type: 'string' }, space: { type: 'string' } } };
   return { type: 'object', required: ['alternates'], properties: { canonical: target, alternates: { type: 'array', items: target } } };
 })();
+
+/**
+ * GitBook's RevisionSemanticChanges. `changes` is one JSON value (each change's shape depends on its
+ * type, GitBook's union of nine); the change-requests module adds `mergedFrom` for merge revisions.
+ */
+export const RevisionSemanticChangesRef = builder.objectRef<SemanticChanges>('RevisionSemanticChanges');
+RevisionSemanticChangesRef.implement({
+  description: "What a revision changed (GitBook's RevisionSemanticChanges)",
+  fields: (t) => ({
+    changes: t.field({
+      type: 'JSON',
+      description: 'page_created, page_deleted, page_moved, page_edited (title, emoji, slug, description, document), file_created, file_deleted, file_edited',
+      extensions: shaped({ type: 'array', items: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } } }),
+      resolve: (r) => r.changes,
+    }),
+    more: t.int({ nullable: true, description: 'How many changes were left out past the limit', resolve: (r) => r.more ?? null }),
+  }),
+});
 
 builder.queryFields((t) => ({
   spacePageMetaLinks: t.field({
@@ -100,15 +118,13 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, ctx) => getPageByPath(ctx, await spaceContentSource(ctx, args.spaceId), args.pagePath, args.format ?? 'document', args.computed ?? true),
   }),
   revisionChanges: t.field({
-    type: 'JSON',
+    type: RevisionSemanticChangesRef,
     description: "What a revision changed from its first parent: pages created, deleted, moved and edited, files created, deleted and edited (GitBook's RevisionSemanticChanges)",
-    extensions: shaped({ type: 'object', required: ['changes'], properties: { changes: { type: 'array', items: { type: 'object' } } } }),
     args: {
       ...revisionArgs,
       limit: t.arg.int({ description: `At most this many changes (default 10, at most ${MAX_SEMANTIC_CHANGES})`, extensions: constrained({ minimum: 1, maximum: MAX_SEMANTIC_CHANGES, default: 10 }) }),
       ...revisionReadArgs,
     },
-    // `mergedFrom` (optional in GitBook's schema) is left out: the revision itself names it (getRevisionById).
     resolve: async (_root, args, ctx) => revisionSemanticChanges(ctx, await revisionContentSource(ctx, args.spaceId, args.revisionId, true), args.limit ?? 10),
   }),
   spaceDocument: t.field({

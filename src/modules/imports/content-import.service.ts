@@ -123,7 +123,7 @@ export async function importIntoChangeRequest(ctx: Context, spaceId: string, cha
     addImportedContent(draft, plan);
     const content = await writeRevision(tx, { id: revisionId, spaceId: space.id, parents: [current.revisionId], type: 'edits', createdById: viewerOf(ctx).user.id, createdAt: now, draft, blobs: plan.blobs });
     await advanceChangeRequest(tx, cr, current.revisionId, { revisionId, updatedAt: now });
-    await addContributor(tx, cr.id, viewerOf(ctx).user.id);
+    await addContributor(tx, cr.id, viewerOf(ctx).user.id, now);
     return content;
   });
   return resultOf(revisionId, crawled);

@@ -26,28 +26,52 @@ const sameFile = (a: FileEntry, b: FileEntry) => a.name === b.name && a.blobHash
 
 export const MAX_SEMANTIC_CHANGES = 1000;
 
-export async function revisionSemanticChanges(ctx: Context, source: ContentSource, limit: number): Promise<{ changes: object[] }> {
+/** GitBook's RevisionSemanticChanges: the changes (at most `limit`) and how many more there were. */
+export interface SemanticChanges {
+  changes: object[];
+  more?: number;
+  /** The revision whose changes these are (to name the change request a merge revision merged). */
+  revisionId: string;
+  spaceId: string;
+}
+
+/** What a revision changed from its first parent (getRevisionSemanticChanges). */
+export async function revisionSemanticChanges(ctx: Context, source: ContentSource, limit: number): Promise<SemanticChanges> {
   const contents = await revisionContents(ctx.db, ctx.db, [source.revisionId!]);
   const content = contents.get(source.revisionId!);
   if (!content) throw new NotFoundError(`Revision "${source.revisionId}" not found in this space`);
-  const parentId = content.revision.parents[0];
-  const parent = parentId ? (await revisionContents(ctx.db, ctx.db, [parentId])).get(parentId) : undefined;
-  const before = parent ?? emptyContent();
+  return semanticChangesBetween(ctx, content.revision.parents[0] ?? null, source.revisionId!, source.space.id, limit);
+}
+
+/**
+ * What `afterId` changed from `beforeId` (null: from nothing), revisions of one space. A change request's
+ * changes (getChangeRequestChanges) are those of its revision from the one it started from (or last
+ * pulled main at).
+ */
+export async function semanticChangesBetween(ctx: Context, beforeId: string | null, afterId: string, spaceId: string, limit: number): Promise<SemanticChanges> {
+  const contents = await revisionContents(ctx.db, ctx.db, beforeId ? [beforeId, afterId] : [afterId]);
+  const content = contents.get(afterId);
+  if (!content) throw new NotFoundError(`Revision "${afterId}" not found in this space`);
+  const before = (beforeId ? contents.get(beforeId) : undefined) ?? emptyContent();
 
   const changes: object[] = [];
+  let more = 0;
+  const add = (change: object) => {
+    if (changes.length < limit) changes.push(change);
+    else more++;
+  };
   const pageChanges = sequenceChanges(before.pages, content.pages, samePage);
   for (const change of pageChanges.values()) {
-    if (changes.length >= limit) break;
     const { before: was, after: now } = change;
-    if (!was && now) changes.push({ type: 'page_created', page: changedPage(now) });
-    else if (was && !now) changes.push({ type: 'page_deleted', page: changedPage(was) });
+    if (!was && now) add({ type: 'page_created', page: changedPage(now) });
+    else if (was && !now) add({ type: 'page_deleted', page: changedPage(was) });
     else if (was && now) {
       if (was.parentId !== now.parentId || was.prev !== now.prev) {
         const parentOf = (of: typeof before, parentPage: string | null) => {
           const page = parentPage ? of.page(parentPage) : undefined;
           return page ? changedPage(page) : undefined;
         };
-        changes.push({ type: 'page_moved', page: changedPage(now), parent: { before: parentOf(before, was.parentId), after: parentOf(content, now.parentId) } });
+        add({ type: 'page_moved', page: changedPage(now), parent: { before: parentOf(before, was.parentId), after: parentOf(content, now.parentId) } });
       }
       const attributes: Record<string, { before?: unknown; after?: unknown }> = {};
       const attribute = (name: string, a: unknown, b: unknown) => {
@@ -60,24 +84,28 @@ export async function revisionSemanticChanges(ctx: Context, source: ContentSourc
         attribute('description', was.description, now.description);
         attribute('document', was.documentHash, now.documentHash);
       }
-      if (Object.keys(attributes).length > 0 && changes.length < limit) changes.push({ type: 'page_edited', page: changedPage(now), attributes });
+      if (Object.keys(attributes).length > 0) add({ type: 'page_edited', page: changedPage(now), attributes });
     }
   }
   const fileChanges = sequenceChanges(before.files, content.files, sameFile);
   const url = (file: FileEntry) => signedFileUrl(ctx.db, ctx.config.publicUrl, { hash: file.blobHash, name: file.name, contentType: file.contentType }, ctx.clock.now());
   const changedFile = async (file: FileEntry) => ({ id: file.id, name: file.name, contentType: file.contentType, downloadURL: await url(file) });
   for (const { before: was, after: now } of fileChanges.values()) {
-    if (changes.length >= limit) break;
-    if (!was && now) changes.push({ type: 'file_created', file: await changedFile(now) });
-    else if (was && !now) changes.push({ type: 'file_deleted', file: await changedFile(was) });
+    // Past the limit only counted: no URL is signed for a change nobody gets.
+    if (changes.length >= limit) {
+      more++;
+      continue;
+    }
+    if (!was && now) add({ type: 'file_created', file: await changedFile(now) });
+    else if (was && !now) add({ type: 'file_deleted', file: await changedFile(was) });
     else if (was && now) {
       const attributes: Record<string, object> = {};
       if (was.name !== now.name) attributes.name = { before: was.name, after: now.name };
       if (was.blobHash !== now.blobHash || was.contentType !== now.contentType) attributes.downloadURL = { before: await url(was), after: await url(now) };
-      changes.push({ type: 'file_edited', file: await changedFile(now), attributes });
+      add({ type: 'file_edited', file: await changedFile(now), attributes });
     }
   }
-  return { changes };
+  return { changes, ...(more ? { more } : {}), revisionId: afterId, spaceId };
 }
 
 /**
