@@ -125,6 +125,8 @@ function checkParent(draft: RevisionDraft, index: number, into: string | null | 
   const parent = draft.pages.get(into);
   if (!parent) throw changeError(index, 'into', `no page "${into}" in this change request`);
   if (parent.type === 'link') throw changeError(index, 'into', 'a link page cannot hold pages');
+  // GitBook's groups are headings of the top level: never inside another page.
+  if (movingId && draft.pages.get(movingId)?.type === 'group') throw changeError(index, 'into', 'a group stays at the top level');
   if (movingId && draft.isWithin(into, movingId)) throw changeError(index, 'into', 'a page cannot move into itself or below itself');
 }
 
@@ -145,7 +147,9 @@ function insertPage(
     if (draft.pageAtPath(change.ref.replace(/\.md$/, ''))) throw changeError(index, 'ref', `"${change.ref}" is the path of an existing page`);
   }
   const computed = change.type === 'computed';
-  const written = frontMatterOf(computed ? undefined : change.document!.markdown!, index);
+  const group = change.type === 'group';
+  if (group && change.into !== undefined && change.into !== null) throw changeError(index, 'into', 'a group stays at the top level');
+  const written = frontMatterOf(computed || group ? undefined : change.document!.markdown!, index);
   const { meta } = written;
   const { title: titled, markdown } = titleAndBody(meta.title ?? change.title, written.markdown);
   const title = titled ?? 'Untitled';
@@ -156,7 +160,7 @@ function insertPage(
   } else slug = draft.freeSlug(parentId, slugify(title));
   const page: DraftPage = {
     id: newId(),
-    type: computed ? 'computed' : 'document',
+    type: computed ? 'computed' : group ? 'group' : 'document',
     title,
     emoji: (meta.emoji ?? change.emoji) || null,
     icon: (meta.icon ?? change.icon) || null,

@@ -61,7 +61,7 @@ const insertPage = z
   .strictObject({
     operation: z.literal('insert_page'),
     ...pageFields,
-    type: z.enum(['document', 'computed']).optional(),
+    type: z.enum(['document', 'computed', 'group']).optional(),
     computed: computedSource.optional(),
     ref: z.string().min(1).max(256).optional(),
     document: document.optional(),
@@ -69,7 +69,12 @@ const insertPage = z
     at: position.optional(),
   })
   .superRefine((change, ctx) => {
-    if (change.type === 'computed') {
+    if (change.type === 'group') {
+      // GitBook's RevisionPageGroup: a titled heading of the top level holding pages, with no body.
+      if (!change.title) ctx.addIssue({ code: 'custom', path: ['title'], message: 'a group needs a title' });
+      if (change.document !== undefined) ctx.addIssue({ code: 'custom', path: ['document'], message: 'a group has no body' });
+      if (change.computed) ctx.addIssue({ code: 'custom', path: ['computed'], message: 'only a page of type "computed" has a source' });
+    } else if (change.type === 'computed') {
       if (!change.computed) ctx.addIssue({ code: 'custom', path: ['computed'], message: 'a computed page needs its source' });
       if (change.document?.markdown !== undefined) ctx.addIssue({ code: 'custom', path: ['document'], message: 'a computed page has no body of its own' });
     } else {
