@@ -135,6 +135,56 @@ describe('GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf', () => {
     expect(Buffer.from(again).equals(Buffer.from(first))).toBe(true);
   });
 
+  it("GitBook's blocks as the reader shows them, no tag printed raw: hints, tabs, expandables, code titles, embeds, files, math (issue 39 §2)", async () => {
+    const { admin, organizationId: o } = await buildOrganization(h);
+    const space = await buildSpace(admin, o, { title: 'Blocks' });
+    const cr = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Blocks' }), 201);
+    const markdown = [
+      '{% hint style="warning" %}',
+      'Back up **first**.',
+      '{% endhint %}',
+      '',
+      '{% tabs %}',
+      '{% tab title="macOS" %}',
+      'Use brew.',
+      '{% endtab %}',
+      '',
+      '{% tab title="Linux" %}',
+      'Use apt.',
+      '{% endtab %}',
+      '{% endtabs %}',
+      '',
+      '<details>',
+      '<summary>Advanced options</summary>',
+      '',
+      'Hidden until opened.',
+      '',
+      '</details>',
+      '',
+      '{% code title="config.yaml" %}',
+      '```yaml',
+      'port: 4000',
+      '```',
+      '{% endcode %}',
+      '',
+      '{% embed url="https://www.youtube.com/watch?v=abc" %}',
+      '',
+      '$$',
+      'E = mc^2',
+      '$$',
+      '',
+      '| Flag | Meaning |',
+      '|------|---------|',
+      '| --port | Port |',
+      '',
+    ].join('\n');
+    expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', title: 'Every block', document: { markdown } }] }));
+    const { text } = await fetchPdf(expectOk(await admin.rest('GET', pdfPath(space.id, cr.id))).url);
+    expect(text).not.toContain('{%');
+    expect(text).not.toContain('<details>');
+    expectInOrder(text, ['Warning', 'Back up first.', 'macOS', 'Use brew.', 'Linux', 'Use apt.', 'Advanced options', 'Hidden until opened.', 'config.yaml', 'port: 4000', 'Embed: https://www.youtube.com/watch?v=abc', 'E = mc^2', 'Flag', 'Port']);
+  });
+
   it('GraphQL: the same URL; a reader may ask', async () => {
     const { admin, o, space, cr } = await changeRequestWithTree();
     const rest = expectOk(await admin.rest('GET', pdfPath(space.id, cr.id)));

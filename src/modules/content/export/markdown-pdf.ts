@@ -1,12 +1,15 @@
-import MarkdownIt from 'markdown-it';
 import { TimeSlice } from '../../../lib/time-slice.ts';
+import { markdownParser } from '../markdown/document-links.ts';
 import { FONTS, fontOf, toWinAnsi } from './pdf-fonts.ts';
 
 /**
  * Pages' markdown as a PDF (pdfkit, with the PDF standard fonts: nothing to embed or download). Parsed by
- * markdown-it like the structured documents (CommonMark, GFM tables and strikethrough) and laid out token
- * by token: page titles, headings, paragraphs with bold/italic/code/strikethrough and links, nested lists,
- * quotes, code blocks (monospace, line by line), tables (one row of cells per table row) and dividers.
+ * the parser links and search use (CommonMark, GFM tables and strikethrough, GitBook's blocks) and laid
+ * out token by token: page titles, headings, paragraphs with bold/italic/code/strikethrough and links,
+ * nested lists, quotes, code blocks (monospace, line by line; a code block's title above it), tables (one
+ * row of cells per table row), dividers, and GitBook's blocks as the reader shows their content: hints
+ * (a labelled, ruled box), tabs (each tab's title, then its content), expandables (the summary, then the
+ * body), embeds and files (their address), math (as written).
  */
 export interface PdfPage {
   title: string;
@@ -26,8 +29,12 @@ type PdfDocumentClass = new (options?: PDFKit.PDFDocumentOptions) => PDFKit.PDFD
 let pdfkit: Promise<PdfDocumentClass> | undefined;
 const loadPdfkit = () => (pdfkit ??= import('pdfkit').then((module) => (module as unknown as { default: PdfDocumentClass }).default));
 
-const parser = new MarkdownIt('commonmark').enable(['table', 'strikethrough']);
+const parser = markdownParser;
 type Token = ReturnType<typeof parser.parse>[number];
+
+/** A GitBook block's attribute (`style` of a hint, `title` of a tab or code block, `url` of an embed). */
+const attrOf = (token: Token, name: string): string | undefined => (token.meta as { attrs?: Map<string, string> } | null)?.attrs?.get(name);
+const HINT_LABELS: Record<string, string> = { info: 'Info', success: 'Success', warning: 'Warning', danger: 'Danger' };
 type Doc = PDFKit.PDFDocument;
 
 const SIZES = { title: 22, h1: 18, h2: 15, h3: 13, h4: 12, body: 11, code: 9.5, table: 10 };
@@ -132,7 +139,7 @@ class Layout {
       else if (token.type === 'link_open') link = linkable(String(token.attrGet('href') ?? '')) ?? '';
       else if (token.type === 'link_close') link = null;
       else if (token.type === 'text' || token.type === 'html_inline') push(token.content);
-      else if (token.type === 'code_inline') push(token.content, 'mono');
+      else if (token.type === 'code_inline' || token.type === 'math_inline') push(token.content, 'mono');
       else if (token.type === 'softbreak') push(' ');
       else if (token.type === 'hardbreak') push('\n');
       else if (token.type === 'image') push(`[${token.children?.map((c: Token) => c.content).join('') || 'image'}]`);
@@ -241,6 +248,12 @@ class Layout {
     doc.moveDown(0.6);
   }
 
+  /** A line in bold (the label of a hint, the title of a tab or of a code block). */
+  private async label(text: string, size: number, family: 'sans' | 'mono' = 'sans') {
+    await this.flow([{ text: breakable(toWinAnsi(text)), font: fontOf(family, true, false), color: this.textColor, strike: false, link: null }], size);
+    this.doc.moveDown(0.2);
+  }
+
   /** A page's body, block token by block token; a leading h1 that repeats the page title is left out. */
   private async body(markdown: string, title: string) {
     const tokens = parser.parse(markdown, {});
@@ -316,6 +329,49 @@ class Layout {
         case 'hr':
           this.divider();
           break;
+        case 'math_block':
+          await this.codeBlock(token.content);
+          break;
+        case 'gitbook_hint_open':
+          this.quotes++;
+          this.indent += INDENT.quote;
+          await this.label(HINT_LABELS[attrOf(token, 'style') ?? 'info'] ?? 'Info', SIZES.body);
+          break;
+        case 'gitbook_hint_close':
+          this.quotes--;
+          this.indent -= INDENT.quote;
+          this.doc.moveDown(0.3);
+          break;
+        case 'gitbook_tab_open':
+          await this.label(attrOf(token, 'title') || 'Tab', SIZES.h4);
+          break;
+        case 'gitbook_tab_close':
+          this.doc.moveDown(0.3);
+          break;
+        case 'gitbook_details_open':
+        case 'gitbook_details_close':
+          this.indent += token.nesting * INDENT.quote;
+          if (token.nesting < 0) this.doc.moveDown(0.3);
+          break;
+        case 'gitbook_summary_open':
+          await this.inline(tokens[i + 1]?.children ?? [], { size: SIZES.body, bold: true });
+          this.doc.moveDown(0.3);
+          i += 2;
+          break;
+        case 'gitbook_code_open': {
+          const codeTitle = attrOf(token, 'title');
+          if (codeTitle) await this.label(codeTitle, SIZES.code, 'mono');
+          break;
+        }
+        case 'gitbook_embed_open':
+        case 'gitbook_file_open': {
+          const target = attrOf(token, token.type === 'gitbook_embed_open' ? 'url' : 'src') ?? '';
+          const caption = attrOf(token, 'caption');
+          const what = token.type === 'gitbook_embed_open' ? 'Embed' : 'File';
+          await this.flow([{ text: toWinAnsi(`${what}: ${caption ? `${caption} ` : ''}${target}`), font: fontOf('sans', false, true), color: COLORS.muted, strike: false, link: linkable(target) }], SIZES.body);
+          this.doc.moveDown(0.5);
+          break;
+        }
       }
     }
   }
