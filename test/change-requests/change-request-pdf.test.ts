@@ -84,8 +84,14 @@ async function fetchPdf(url: string) {
   expect(res.headers.get('content-type')).toBe('application/pdf');
   expect(res.headers.get('content-length')).toBe(String(bytes.byteLength));
   expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+  const raw = Buffer.from(bytes).toString('latin1'); // before pdf.js takes the buffer over
   const pages = await pdfText(bytes);
-  return { res, pages, text: pages.join('\n') };
+  return { res, pages, text: pages.join('\n'), raw };
+}
+
+/** A 1×1 PNG, base64. */
+async function tinyPng(): Promise<string> {
+  return 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 }
 
 /** Expects each string in `texts` to appear, in this order. */
@@ -178,8 +184,20 @@ describe('GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf', () => {
       '| --port | Port |',
       '',
     ].join('\n');
-    expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', title: 'Every block', document: { markdown } }] }));
-    const { text } = await fetchPdf(expectOk(await admin.rest('GET', pdfPath(space.id, cr.id))).url);
+    const png = await tinyPng();
+    expectOk(
+      await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+        changes: [
+          { operation: 'insert_files', files: [{ name: 'dot.png', ref: 'dot', contentType: 'image/png', base64: png }] },
+          { operation: 'insert_page', title: 'Every block', document: { markdown: `${markdown}\n![A dot](./dot)\n\nAfter the image.\n` } },
+        ],
+      }),
+    );
+    const { text, raw } = await fetchPdf(expectOk(await admin.rest('GET', pdfPath(space.id, cr.id))).url);
+    // The picture is drawn (an image XObject in the PDF), not its alternative text.
+    expect(raw).toMatch(/\/Subtype \/Image/);
+    expect(text).not.toContain('[A dot]');
+    expect(text).toContain('After the image.');
     expect(text).not.toContain('{%');
     expect(text).not.toContain('<details>');
     expectInOrder(text, ['Warning', 'Back up first.', 'macOS', 'Use brew.', 'Linux', 'Use apt.', 'Advanced options', 'Hidden until opened.', 'config.yaml', 'port: 4000', 'Embed: https://www.youtube.com/watch?v=abc', 'E = mc^2', 'Flag', 'Port']);

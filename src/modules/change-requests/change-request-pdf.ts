@@ -2,8 +2,8 @@ import type { Context } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import type { Db } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
-import type { PdfPage } from '../content/index.ts';
-import { getDocuments, pageExists, revisionContent, type PageEntry } from '../content/index.ts';
+import type { PdfPage, RevisionContent } from '../content/index.ts';
+import { getDocuments, imageFileIds, pageExists, revisionContent, type PageEntry } from '../content/index.ts';
 import { signUrl, verifySignedUrl } from '../content/index.ts';
 import { changeRequestContentSource } from './change-request-content.ts';
 
@@ -70,7 +70,7 @@ export const MAX_PDF_MARKDOWN = 4_000_000;
  * page is gone; 'too-large' past MAX_PDF_MARKDOWN. The revision read whole (or from the cache), then the
  * space's title with the length of the bodies shown, then those bodies.
  */
-export async function readPdfContent(db: Db, target: PdfTarget): Promise<{ title: string; pages: PdfPage[] } | 'too-large' | null> {
+export async function readPdfContent(db: Db, target: PdfTarget): Promise<{ title: string; pages: PdfPage[]; images: Map<string, Uint8Array> } | 'too-large' | null> {
   const content = await revisionContent(db, db, target.revisionId);
   if (!content || content.revision.spaceId !== target.spaceId) return null;
   const { page, only } = target.selection;
@@ -94,5 +94,29 @@ export async function readPdfContent(db: Db, target: PdfTarget): Promise<{ title
   if (withBody.reduce((sum, p) => sum + (lengths[p.documentHash!] ?? 0), 0) > MAX_PDF_MARKDOWN) return 'too-large';
   const markdown = await getDocuments(db, hashes);
   const bodyOf = (p: PageEntry) => (p.type === 'document' && p.documentHash ? (markdown.get(p.documentHash) ?? null) : null);
-  return { title: title ?? (row.spaceTitle || 'Untitled'), pages: shown.map((p) => ({ title: p.title, type: p.type, markdown: bodyOf(p) })) };
+  const pages = shown.map((p) => ({ title: p.title, type: p.type, markdown: bodyOf(p) }));
+  return { title: title ?? (row.spaceTitle || 'Untitled'), pages, images: await pdfImages(db, content, pages) };
+}
+
+/** Images one PDF draws at most, and their bytes in all: past either, the rest show their alternative text. */
+const MAX_PDF_IMAGES = 200;
+const MAX_PDF_IMAGE_BYTES = 32 * 1024 * 1024;
+
+/** The revision's PNG and JPEG files the pages' bodies show, read in one statement, within the bounds. */
+async function pdfImages(db: Db, content: RevisionContent, pages: PdfPage[]): Promise<Map<string, Uint8Array>> {
+  const wanted = new Map<string, string>();
+  let bytes = 0;
+  for (const page of pages) {
+    for (const id of page.markdown ? imageFileIds(page.markdown) : []) {
+      const file = content.files.get(id);
+      if (!file || wanted.has(id) || !/^image\/(png|jpeg)$/.test(file.contentType)) continue;
+      if (wanted.size >= MAX_PDF_IMAGES || bytes + file.size > MAX_PDF_IMAGE_BYTES) break;
+      wanted.set(id, file.blobHash);
+      bytes += file.size;
+    }
+  }
+  if (!wanted.size) return new Map();
+  const blobs = await db.fileBlob.findMany({ where: { hash: { in: [...new Set(wanted.values())] } }, select: { hash: true, bytes: true } });
+  const byHash = new Map(blobs.map((blob) => [blob.hash, blob.bytes]));
+  return new Map([...wanted].flatMap(([id, hash]) => (byHash.has(hash) ? [[id, byHash.get(hash)!] as const] : [])));
 }

@@ -31,7 +31,7 @@ export { detectImage, type DetectedImage } from './files/image-types.ts';
 export { resolveLinks } from './markdown/link-resolution.ts';
 export { leadingTitleOf, withLeadingTitle } from './markdown/leading-title.ts';
 export { contentDisposition } from './files/file-download.http.ts';
-export { renderPdf, type PdfPage } from './export/markdown-pdf.ts';
+export { imageFileIds, renderPdf, type PdfPage } from './export/markdown-pdf.ts';
 export { signedDownloadRoute } from './files/signed-download.ts';
 export { buildPageTree, findPage, type PageNode } from './store/page-tree.ts';
 export { signUrl, verifySignedUrl } from './files/signed-urls.ts';

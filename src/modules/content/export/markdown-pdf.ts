@@ -22,6 +22,26 @@ export interface PdfInput {
   title: string;
   pages: PdfPage[];
   createdAt: Date;
+  /** The revision's PNG and JPEG files that bodies show (`![alt](/files/<id>)`), by file ID. */
+  images?: ReadonlyMap<string, Uint8Array>;
+}
+
+/** A file an image of a body points at (`/files/<id>`, as link resolution writes it), or null. */
+export function imageFileId(src: string): string | null {
+  const match = /^\/files\/([\w-]{1,64})$/.exec(src);
+  return match ? match[1] : null;
+}
+
+/** The file IDs a body's images point at, in the order they appear (read with the parser the layout uses). */
+export function imageFileIds(markdown: string): string[] {
+  const ids: string[] = [];
+  for (const token of parser.parse(markdown, {})) {
+    for (const child of token.children ?? []) {
+      const id = child.type === 'image' ? imageFileId(String(child.attrGet('src') ?? '')) : null;
+      if (id) ids.push(id);
+    }
+  }
+  return ids;
 }
 
 /** pdfkit is loaded with the first PDF, not at start: it costs about 0.4 s and 30 MiB that most servers never need. */
@@ -81,7 +101,35 @@ class Layout {
    */
   private readonly slice = new TimeSlice(10);
 
-  constructor(private readonly doc: Doc) {}
+  constructor(
+    private readonly doc: Doc,
+    private readonly images: ReadonlyMap<string, Uint8Array>,
+  ) {}
+
+  /**
+   * A paragraph of images only (how bodies show a picture): each drawn at the text's width at most and
+   * 360 points high at most, when the revision holds it as PNG or JPEG. Answers whether it drew them.
+   */
+  private drawImages(children: Token[]): boolean {
+    const images = children.filter((c) => c.type === 'image');
+    if (!images.length || children.some((c) => c.type !== 'image' && c.type !== 'softbreak' && !(c.type === 'text' && c.content.trim() === ''))) return false;
+    const bytes = images.map((image) => this.images.get(imageFileId(String(image.attrGet('src') ?? '')) ?? ''));
+    if (bytes.some((b) => !b)) return false;
+    for (const image of bytes) {
+      try {
+        const opened = (this.doc as unknown as { openImage(src: Buffer): { width: number; height: number } }).openImage(Buffer.from(image!));
+        const scale = Math.min(1, this.width / opened.width, 360 / opened.height);
+        const height = opened.height * scale;
+        this.ensureSpace(height + 6);
+        this.doc.image(opened as never, this.left, this.doc.y, { width: opened.width * scale, height });
+        this.doc.y += height + 6;
+      } catch {
+        return false; // not an image pdfkit reads: the alternative text instead
+      }
+    }
+    this.doc.moveDown(0.3);
+    return true;
+  }
 
   private get left() {
     return this.doc.page.margins.left + this.indent;
@@ -272,6 +320,10 @@ class Layout {
           break;
         }
         case 'paragraph_open':
+          if (this.drawImages(tokens[i + 1]?.children ?? [])) {
+            i += 2;
+            break;
+          }
           await this.inline(tokens[i + 1]?.children ?? [], { size: SIZES.body });
           // Tight list items hide their paragraphs: no space between the items.
           this.doc.moveDown(token.hidden ? 0.15 : 0.5);
@@ -449,7 +501,7 @@ export async function renderPdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  const layout = new Layout(doc);
+  const layout = new Layout(doc, input.images ?? new Map());
   if (!input.pages.length) layout.empty('There are no pages to show.');
   for (const page of input.pages) await layout.page(page);
   doc.end();
