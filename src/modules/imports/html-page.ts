@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as cheerio from 'cheerio';
 import { selectAll } from 'css-select';
 import { highlightedCodeBlock, strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
@@ -16,6 +17,10 @@ export interface HtmlPage {
   title: string;
   /** Absolute URLs of the links of the main content, in document order (fragment kept). */
   links: string[];
+  /** Absolute URLs of the links of the site's navigation (sidebar, `<nav>`, menus), in document order. */
+  navLinks: string[];
+  /** A digest of the main content as parsed: two addresses of one page (a site's root showing its first page) share it. */
+  fingerprint: string;
   /** Absolute URLs of its images, in document order. */
   images: string[];
   /** The main content as markdown; `rewrite` says where a link or image now points (null: leave it absolute). */
@@ -28,6 +33,36 @@ const MAIN_CONTENT = ['main', '[role=main]', 'article', '#content', '.content', 
 const NEVER_CONTENT = 'script, style, noscript, template, iframe, object, embed, form, button, input, select, textarea, svg, canvas, nav, [role=navigation], [aria-hidden=true], [hidden]';
 /** The site's chrome, removed when the main content could not be told apart from the body. */
 const CHROME = 'header, footer, aside, [role=banner], [role=contentinfo], [role=complementary]';
+/** Where sites keep their navigation: its links are pages of the site too (a sidebar links them all). */
+const NAVIGATION = 'nav a[href], [role=navigation] a[href], aside a[href], .sidebar a[href], .menu a[href], .md-nav a[href], .theme-doc-sidebar-container a[href], .summary a[href]';
+/**
+ * Chrome inside the main content, by the class names the usual generators give it (Docusaurus, MkDocs
+ * Material, GitBook, this server's reader): on-page tables of contents, "last updated", edit links,
+ * breadcrumbs, previous/next, and content footers.
+ */
+const INNER_CHROME = [
+  'footer',
+  '.toc',
+  '.toc-inline',
+  '.table-of-contents',
+  '.theme-doc-toc-mobile',
+  '.theme-doc-toc-desktop',
+  '.theme-last-updated',
+  '.theme-edit-this-page',
+  '.theme-doc-breadcrumbs',
+  '.theme-doc-footer',
+  '.pagination-nav',
+  '.breadcrumbs',
+  '.md-source-file',
+  '.md-content__button',
+  '.md-footer',
+  '.page-footer',
+  '.last-updated',
+  '.headerlink',
+  '.hash-link',
+].join(', ');
+/** Text that is the page's chrome when an element says nothing else: "Last updated 3 days ago", "On this page". */
+const CHROME_TEXT = /^(last updated|last modified|on this page|edit this page|was this page helpful)\b/i;
 
 const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*', hr: '---' });
 // GitHub-flavoured markdown: the plugin's strikethrough, task lists and highlighted code; tables our own (markdown-tables.ts).
@@ -62,8 +97,16 @@ export function parseHtmlPage(html: string, pageUrl: string): HtmlPage {
   // page of 20,000 paragraphs (its cost grew with the square of the matches it filters).
   const within = (root: cheerio.Cheerio<any>, selector: string) => $(selectAll(selector, root.toArray()));
   const base = absolute($('base[href]').attr('href'), pageUrl) ?? pageUrl;
+  // The navigation's links, before anything is removed: the pages a sidebar lists are pages to import.
+  const navLinks = $(selectAll(NAVIGATION, $.root().toArray()))
+    .toArray()
+    .map((a) => absolute($(a).attr('href'), base))
+    .filter((url): url is string => url !== null);
   const selector = MAIN_CONTENT.find((candidate) => $(candidate).first().text().trim() !== '');
   const main = selector ? $(selector).first() : $('body');
+  removeInnerChrome($, main, within);
+  // Blocks become GitBook's before hidden parts are dropped: a tab set hides every panel but the first.
+  markGitBookBlocks($, main, within);
   within(main, NEVER_CONTENT).remove();
   if (!selector) within(main, CHROME).remove();
   collapseWhitespaceRuns(main.toArray());
@@ -82,9 +125,13 @@ export function parseHtmlPage(html: string, pageUrl: string): HtmlPage {
     .map((img) => absolute($(img).attr('src'), base))
     .filter((url): url is string => url !== null);
 
+  const fingerprint = createHash('sha256').update(title).update('\n').update(main.html() ?? '').digest('base64url');
+
   return {
     title: title.slice(0, 256),
     links,
+    navLinks,
+    fingerprint,
     images,
     toMarkdown(rewrite) {
       within(main, 'a[href]').each((_, a) => {
@@ -109,7 +156,7 @@ const tooLargeNote = (pageUrl: string) => `*This page was too large to import: s
 /** A page past a bound: its address as its title, and the note as its content. */
 function tooLargePage(pageUrl: string): HtmlPage {
   const title = decodeUriPart(new URL(pageUrl).pathname.split('/').filter(Boolean).pop() ?? '') || 'Home';
-  return { title: title.slice(0, 256), links: [], images: [], toMarkdown: () => tooLargeNote(pageUrl) };
+  return { title: title.slice(0, 256), links: [], navLinks: [], fingerprint: `too-large ${pageUrl}`, images: [], toMarkdown: () => tooLargeNote(pageUrl) };
 }
 
 /** Elements whose end tag may be left out (the parser closes them): they do not count as nesting. */
@@ -145,3 +192,109 @@ function collapseWhitespaceRuns(roots: DomNode[]) {
     for (const child of node.children ?? []) stack.push(child);
   }
 }
+
+type Within = (root: cheerio.Cheerio<any>, selector: string) => cheerio.Cheerio<any>;
+
+/**
+ * Chrome inside the main content (INNER_CHROME, CHROME_TEXT) and heading anchors (a `#`, `¶` or icon
+ * link to the heading itself, which would become `[#](#x)` in every heading).
+ */
+function removeInnerChrome($: cheerio.CheerioAPI, main: cheerio.Cheerio<any>, within: Within) {
+  within(main, INNER_CHROME).remove();
+  within(main, 'h1 a[href^="#"], h2 a[href^="#"], h3 a[href^="#"], h4 a[href^="#"], h5 a[href^="#"], h6 a[href^="#"]').each((_, a) => {
+    if (squash($(a).text()).length <= 2) $(a).remove();
+  });
+  // Text nodes that open with chrome words, each looked at once: the nearest element around one (up to
+  // three levels, while it says little else) goes. Linear in the page, unlike asking every element its text.
+  const found: DomNode[] = [];
+  const stack: DomNode[] = [...main.toArray()];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === 'text' && node.data && CHROME_TEXT.test(node.data.trimStart())) found.push(node);
+    for (const child of node.children ?? []) stack.push(child);
+  }
+  for (const text of found) {
+    let element = (text as { parent?: DomNode }).parent;
+    for (let level = 0; element && level < 3; level++) {
+      const parent = (element as { parent?: DomNode }).parent;
+      const parentText = parent && parent !== main.get(0) ? squash($(parent as never).text()) : '';
+      if (!parentText || parentText.length >= 120) break;
+      element = parent;
+    }
+    if (element && element !== main.get(0) && squash($(element as never).text()).length < 120) $(element as never).remove();
+  }
+}
+
+/** The style of GitBook's hint a callout's class names say: danger, warning, success or info. */
+function hintStyleOf(classes: string): string {
+  const words = new Set(classes.toLowerCase().split(/[^a-z]+/));
+  if (['danger', 'error', 'failure', 'bug', 'caution-danger'].some((w) => words.has(w))) return 'danger';
+  if (['warning', 'warn', 'caution', 'attention'].some((w) => words.has(w))) return 'warning';
+  if (['success', 'tip', 'check', 'done'].some((w) => words.has(w))) return 'success';
+  return 'info';
+}
+
+/** Text fit for a GitBook tag's attribute: one line, no double quote, no tag delimiters. */
+const attributeText = (text: string) => squash(text).replace(/"/g, "'").replace(/\{%|%\}/g, '').slice(0, 200);
+
+/**
+ * Tab sets and callouts become elements turndown writes as GitBook's blocks (the rules below):
+ * - tabs: the ARIA pattern (`role=tablist` of `role=tab`, `role=tabpanel` panels: Docusaurus, GitBook,
+ *   this server's reader) and MkDocs Material's `.tabbed-set` (labels and `.tabbed-block`s);
+ * - hints: `.admonition` (MkDocs, Docusaurus), `.hint`, `.callout`, `.alert`, their style from their
+ *   class names, their title element dropped (the style says it).
+ * `<details>` keeps its own rule. Innermost first, so that a hint inside a tab is converted once.
+ */
+function markGitBookBlocks($: cheerio.CheerioAPI, main: cheerio.Cheerio<any>, within: Within) {
+  for (const list of within(main, '[role=tablist]').toArray().reverse()) {
+    const titles = $(list).find('[role=tab]').toArray().map((tab) => attributeText($(tab).text()));
+    let container = $(list).parent();
+    while (container.length && container.find('[role=tabpanel]').length === 0 && !container.is(main)) container = container.parent();
+    const panels = container.find('[role=tabpanel]').toArray().slice(0, titles.length);
+    if (!titles.length || panels.length !== titles.length) continue;
+    // A panel that repeats its tab's title first (for readers without JavaScript) starts after it.
+    panels.forEach((panel, i) => {
+      const first = $(panel).children().first();
+      if (first.length && attributeText(first.text()) === titles[i]) first.remove();
+    });
+    const set = $('<div data-gb-tabs></div>');
+    panels.forEach((panel, i) => set.append($('<div data-gb-tab></div>').attr('data-title', titles[i] || `Tab ${i + 1}`).append($(panel).contents())));
+    container.replaceWith(set);
+  }
+  for (const tabbed of within(main, '.tabbed-set').toArray().reverse()) {
+    const titles = $(tabbed).find('label').toArray().map((label) => attributeText($(label).text()));
+    const panels = $(tabbed).find('.tabbed-block').toArray();
+    if (!titles.length || panels.length !== titles.length) continue;
+    const set = $('<div data-gb-tabs></div>');
+    panels.forEach((panel, i) => set.append($('<div data-gb-tab></div>').attr('data-title', titles[i] || `Tab ${i + 1}`).append($(panel).contents())));
+    $(tabbed).replaceWith(set);
+  }
+  for (const callout of within(main, 'div.admonition, aside.admonition, div.hint, div.callout, div.alert, aside.callout').toArray().reverse()) {
+    const box = $(callout);
+    const style = hintStyleOf(box.attr('class') ?? '');
+    box.find('.admonition-title, [class*=admonitionHeading], .hint-icon, .hints-icon, .callout-title').remove();
+    const hint = $('<div data-gb-hint></div>').attr('data-style', style).append(box.contents());
+    box.replaceWith(hint);
+  }
+}
+
+type TurndownNode = { nodeName: string; getAttribute(name: string): string | null; hasAttribute?(name: string): boolean; querySelector?(selector: string): { textContent: string | null } | null };
+const marked = (node: TurndownNode, attribute: string) => node.nodeName === 'DIV' && node.getAttribute(attribute) !== null;
+turndown.addRule('gitbookTabs', { filter: (node) => marked(node as unknown as TurndownNode, 'data-gb-tabs'), replacement: (content) => `\n\n{% tabs %}\n${content.trim()}\n{% endtabs %}\n\n` });
+turndown.addRule('gitbookTab', {
+  filter: (node) => marked(node as unknown as TurndownNode, 'data-gb-tab'),
+  replacement: (content, node) => `\n\n{% tab title="${(node as unknown as TurndownNode).getAttribute('data-title') ?? ''}" %}\n${content.trim()}\n{% endtab %}\n\n`,
+});
+turndown.addRule('gitbookHint', {
+  filter: (node) => marked(node as unknown as TurndownNode, 'data-gb-hint'),
+  replacement: (content, node) => `\n\n{% hint style="${(node as unknown as TurndownNode).getAttribute('data-style') ?? 'info'}" %}\n${content.trim()}\n{% endhint %}\n\n`,
+});
+// An expandable, as GitBook's markdown writes one (its summary on a line of its own).
+turndown.addRule('summary', { filter: ['summary'], replacement: () => '' });
+turndown.addRule('details', {
+  filter: ['details'],
+  replacement: (content, node) => {
+    const summary = squash((node as unknown as TurndownNode).querySelector?.('summary')?.textContent ?? '') || 'Details';
+    return `\n\n<details>\n\n<summary>${summary.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!)}</summary>\n\n${content.trim()}\n\n</details>\n\n`;
+  },
+});

@@ -1,3 +1,4 @@
+import * as cheerio from 'cheerio';
 import { decodeUriPart } from '../../lib/uri.ts';
 import type { FetchConfig, ImportConfig } from '../../config.ts';
 import { addressRule, SafeFetchError, SafeFetcher, type FetchedResource } from '../../lib/safe-fetch.ts';
@@ -5,8 +6,10 @@ import { detectImage, type DetectedImage } from '../content/index.ts';
 import { parseHtmlPage, type HtmlPage } from './html-page.ts';
 
 /**
- * The website import's crawl: from the start page, breadth first, the links of each page's main
- * content that stay on the same origin and under the start's path prefix, until `maxPages` pages were
+ * The website import's crawl: from the start page, breadth first, the links of each page's navigation
+ * (sidebar, `<nav>`: GitBook-, Docusaurus- and MkDocs-made sites link most pages from there only) and
+ * main content, and the pages of a `sitemap.xml` under the prefix, that stay on the same origin and
+ * under the start's path prefix, until `maxPages` pages were
  * tried, the time budget is spent or the byte budget is; then the images of the pages it got. Every
  * request goes through the safe fetcher (src/lib/safe-fetch.ts). Pages are told apart by origin and
  * path (no query string, no fragment, no trailing slash, `index.html` dropped).
@@ -65,6 +68,30 @@ function segmentsOf(canonical: string, origin: string, prefix: string): string[]
     .map(decodeUriPart);
 }
 
+/** Page addresses a sitemap lists, read at most this many. */
+const MAX_SITEMAP_URLS = 10_000;
+
+/** The pages `<prefix>/sitemap.xml` lists (sitemaps.org's `<loc>`), or none when there is no such file. */
+async function sitemapUrls(take: (url: string, accept: string[]) => Promise<FetchedResource>, origin: string, prefix: string): Promise<URL[]> {
+  let resource: FetchedResource;
+  try {
+    resource = await take(`${origin}${prefix === '/' ? '' : prefix}/sitemap.xml`, ['application/xml', 'text/xml']);
+  } catch {
+    return [];
+  }
+  const $ = cheerio.load(new TextDecoder().decode(resource.body), { xml: true });
+  return $('url > loc')
+    .toArray()
+    .slice(0, MAX_SITEMAP_URLS)
+    .flatMap((loc) => {
+      try {
+        return [new URL($(loc).text().trim())];
+      } catch {
+        return [];
+      }
+    });
+}
+
 /** Why the start page could not be imported; the import answers 400 with it. */
 export class StartPageError extends Error {}
 
@@ -84,13 +111,23 @@ export async function crawlWebsite(startUrl: URL, fetchConfig: FetchConfig, limi
     const crawl: Crawl = { pages: [], aliases: new Map(), images: new Map(), tried: 0 };
     const seen = new Set<string>();
     const queue: string[] = [];
+    const byFingerprint = new Map<string, string>();
     const keep = (resource: FetchedResource) => {
       const final = new URL(resource.url);
       const canonical = canonicalUrl(final);
       seen.add(canonical);
       const html = parseHtmlPage(new TextDecoder().decode(resource.body), final.href);
+      // The same page at a second address (a site's root shows its first page): one page, links to
+      // either address link it.
+      const twin = byFingerprint.get(html.fingerprint);
+      if (twin) {
+        crawl.aliases.set(canonical, twin);
+        return false;
+      }
+      byFingerprint.set(html.fingerprint, canonical);
       crawl.pages.push({ url: canonical, segments: segmentsOf(canonical, origin, prefix), html });
-      for (const link of html.links) {
+      // The site's navigation first (a sidebar lists the pages in their order), then the content's links.
+      for (const link of [...html.navLinks, ...html.links]) {
         const url = new URL(link);
         if (!within(url, origin, prefix) || seen.has(canonicalUrl(url))) continue;
         seen.add(canonicalUrl(url));
@@ -98,6 +135,7 @@ export async function crawlWebsite(startUrl: URL, fetchConfig: FetchConfig, limi
         url.search = '';
         queue.push(url.href);
       }
+      return true;
     };
 
     seen.add(canonicalUrl(startUrl));
@@ -106,6 +144,13 @@ export async function crawlWebsite(startUrl: URL, fetchConfig: FetchConfig, limi
       keep(await take(startUrl.href, HTML));
     } catch (err) {
       throw new StartPageError(err instanceof SafeFetchError ? err.message : 'it could not be fetched');
+    }
+    // A sitemap under the prefix names pages nothing links to; missing or malformed, it is no matter.
+    for (const url of await sitemapUrls(take, origin, prefix)) {
+      const canonical = canonicalUrl(url);
+      if (!within(url, origin, prefix) || seen.has(canonical)) continue;
+      seen.add(canonical);
+      queue.push(`${url.origin}${url.pathname}`);
     }
     while (queue.length && crawl.tried < limits.maxPages && !exhausted()) {
       const batch = queue.splice(0, Math.min(PARALLEL, limits.maxPages - crawl.tried));
@@ -119,7 +164,7 @@ export async function crawlWebsite(startUrl: URL, fetchConfig: FetchConfig, limi
           const requested = canonicalUrl(new URL(batch[i]));
           if (final !== requested) crawl.aliases.set(requested, final);
           if (crawl.pages.some((page) => page.url === final)) crawl.tried--;
-          else if (within(new URL(result.value.url), origin, prefix)) keep(result.value);
+          else if (within(new URL(result.value.url), origin, prefix) && !keep(result.value)) crawl.tried--;
         } else if (result.reason instanceof SafeFetchError && result.reason.code === 'UNSUPPORTED_TYPE') {
           // Not a page after all (a PDF, an image, a download): not a resource of the import.
           crawl.tried--;
