@@ -51,6 +51,26 @@ describe('the OpenAPI document', () => {
     expect(insert.properties.document.properties.markdown).toMatchObject({ type: 'string', maxLength: expect.any(Number) });
   });
 
+  it("every DELETE answers only the success statuses GitBook documents for it (issue 39 §4)", () => {
+    const gitbookStatuses = new Map<string, string[]>();
+    for (const item of Object.values<Json>(gitbook.paths)) {
+      for (const op of Object.values<Json>(item)) if (op?.operationId) gitbookStatuses.set(op.operationId, Object.keys(op.responses ?? {}));
+    }
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [route, item] of Object.entries<Json>(ours.paths)) {
+      const op = item.delete;
+      if (!op || !gitbookStatuses.has(op.operationId)) continue;
+      checked++;
+      const success = Object.keys(op.responses).filter((status) => status.startsWith('2'));
+      const theirs = gitbookStatuses.get(op.operationId)!;
+      const extra = success.filter((status) => !theirs.includes(status));
+      if (extra.length) problems.push(`DELETE ${route} (${op.operationId}): ${extra.join(', ')} not among GitBook's ${theirs.join(', ')}`);
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
+  });
+
   it("uses GitBook's operationId wherever GitBook has the operation (same method and path); all unique", () => {
     const gitbookIds = new Map(operations(gitbook).map(({ method, route, operation }) => [`${method} ${shape(route)}`, operation.operationId]));
     const mismatched: string[] = [];
