@@ -355,6 +355,24 @@ describe('npm start: the server a user starts and stops (issue 39 §1)', { timeo
     expect(server.stderr()).not.toContain('Compiling src/');
     const created = await http(server, 'POST', '/v1/admin/users', adminToken, { email: 'npm@example.com', displayName: 'Npm Start' });
     expect(created.status).toBe(201);
+    // A published site answers on the address the user has (127.0.0.1), not only PUBLIC_URL's host
+    // (localhost), its links still PUBLISHED_URL's (issue 39 §3).
+    const token = created.body.token;
+    const org = (await http(server, 'POST', '/v1/orgs', token, { title: 'Acme' })).body;
+    const space = (await http(server, 'POST', `/v1/orgs/${org.id}/spaces`, token, { title: 'Docs' })).body;
+    const cr = (await http(server, 'POST', `/v1/spaces/${space.id}/change-requests`, token, { subject: 'Pages' })).body;
+    expect((await http(server, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, token, { changes: [{ operation: 'insert_page', document: { markdown: '# Welcome\n\nHello.' } }] })).status).toBe(200);
+    expect((await http(server, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, token)).status).toBe(200);
+    const site = (await http(server, 'POST', `/v1/orgs/${org.id}/sites`, token, { title: 'Site' })).body;
+    expect((await http(server, 'POST', `/v1/orgs/${org.id}/sites/${site.id}/site-spaces`, token, { spaceId: space.id })).status).toBe(201);
+    expect((await http(server, 'POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`, token)).status).toBe(200);
+    const published = new URL((await http(server, 'GET', `/v1/orgs/${org.id}/sites/${site.id}`, token)).body.urls.published);
+    expect(published.host).toBe(`localhost:${server.port}`);
+    const page = await fetch(`http://127.0.0.1:${server.port}${published.pathname}`);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('<h1 class="page-title">Welcome</h1>');
+    expect(html).toContain(`<link rel="canonical" href="http://localhost:${server.port}${published.pathname}`);
     // --expose-gc reached node through the script: after the requests and 5 idle seconds it collects.
     await waitFor(() => server.logs().some((l) => l.msg === 'idle garbage collection'), 15_000);
 
