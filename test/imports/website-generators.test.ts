@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildOrganization, buildSpace } from '../factories.ts';
 import { expectOk } from '../support/assertions.ts';
-import { PAGES, useGeneratorSite, type Generator } from '../support/generator-sites.ts';
+import { PAGES, SECTIONS, useGeneratorSite, type Generator } from '../support/generator-sites.ts';
 import { useHarness, type Caller } from '../support/harness.ts';
 import { listen } from '../support/listener.ts';
 
@@ -20,13 +20,14 @@ async function importInto(url: string) {
   const { admin, organizationId: o } = await buildOrganization(h);
   const space = await buildSpace(admin, o, { title: 'Imported' });
   const result = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/content/import`, { url, source: 'website' }));
-  const pages = flatten(expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/pages`)).pages);
+  const top = expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/pages`)).pages;
+  const pages = flatten(top);
   const markdownOf = async (title: string) => {
     const page = pages.find((p) => p.title === title);
     if (!page) throw new Error(`no page "${title}" among ${pages.map((p) => p.title).join(', ')}`);
     return expectOk(await admin.rest('GET', `/v1/spaces/${space.id}/content/page/${page.id}?format=markdown`)).markdown as string;
   };
-  return { admin, o, result, pages, markdownOf };
+  return { admin, o, result, pages, markdownOf, top };
 }
 
 /** The blocks and the chrome, whatever made the page. */
@@ -40,10 +41,16 @@ function expectBlocksWithoutChrome(markdown: string) {
 
 describe('website import of sites made by the usual generators', () => {
   for (const kind of ['docusaurus', 'mkdocs', 'gitbook'] as Generator[]) {
-    it(`${kind}: every page the sidebar links, tabs, hints and expandables as GitBook blocks, no chrome`, async () => {
-      const { result, pages, markdownOf } = await importInto(`${sites[kind].origin}/docs/`);
+    it(`${kind}: every page the sidebar links, its sections as page groups, tabs, hints and expandables as GitBook blocks, no chrome`, async () => {
+      const { result, pages, markdownOf, top } = await importInto(`${sites[kind].origin}/docs/`);
       expect(result.importedResources).toBe(PAGES.length);
-      expect(pages.map((p) => p.title).sort()).toEqual(PAGES.map((slug) => slug[0].toUpperCase() + slug.slice(1)).sort());
+      const documents = pages.filter((p) => p.type === 'document');
+      expect(documents.map((p) => p.title).sort()).toEqual(PAGES.map((slug) => slug[0].toUpperCase() + slug.slice(1)).sort());
+      if (kind === 'gitbook') expect(top.every((p: any) => p.type === 'document')).toBe(true);
+      else {
+        expect(top.map((p: any) => [p.type, p.title])).toEqual(Object.keys(SECTIONS).map((name) => ['group', name]));
+        expect(top[0].pages.map((p: any) => p.title).sort()).toEqual(SECTIONS['Getting started'].map((slug) => slug[0].toUpperCase() + slug.slice(1)).sort());
+      }
       expectBlocksWithoutChrome(await markdownOf('Install'));
       const faq = await markdownOf('Faq');
       expect(faq).toBe('## Overview\n\nAbout faq: the zeppelin faq guide.');
@@ -81,11 +88,15 @@ describe('website import of sites made by the usual generators', () => {
       '',
       '</details>',
     ].join('\n');
-    const changes = PAGES.map((slug) => ({
-      operation: 'insert_page',
-      title: slug[0].toUpperCase() + slug.slice(1),
-      document: { markdown: slug === 'install' ? install : `## Overview\n\nAbout ${slug}.` },
-    }));
+    const changes = [
+      { operation: 'insert_page', type: 'group', ref: 'start', title: 'Getting started' },
+      ...PAGES.map((slug) => ({
+        operation: 'insert_page',
+        ...(slug === 'install' || slug === 'configure' ? { into: 'start' } : {}),
+        title: slug[0].toUpperCase() + slug.slice(1),
+        document: { markdown: slug === 'install' ? install : `## Overview\n\nAbout ${slug}.` },
+      })),
+    ];
     expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes }));
     expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`));
     const site = expectOk(await admin.rest('POST', `/v1/orgs/${o}/sites`, { title: 'Source site' }), 201);
@@ -95,9 +106,13 @@ describe('website import of sites made by the usual generators', () => {
     const server = await listen(h);
     try {
       // The reader answers on 127.0.0.1 too (path-addressed sites answer on any host).
-      const { result, pages, markdownOf } = await importInto(`http://127.0.0.1:${server.port}${published.pathname}`);
+      const { result, pages, markdownOf, top } = await importInto(`http://127.0.0.1:${server.port}${published.pathname}`);
       expect(result.importedResources).toBe(PAGES.length);
-      expect(pages).toHaveLength(PAGES.length);
+      expect(pages.filter((p) => p.type === 'document')).toHaveLength(PAGES.length);
+      // The sidebar's group is a group again, holding the same pages.
+      const group = top.find((p: any) => p.type === 'group');
+      expect(group).toMatchObject({ title: 'Getting started' });
+      expect(group.pages.map((p: any) => p.title)).toEqual(['Install', 'Configure']);
       expectBlocksWithoutChrome(await markdownOf('Install'));
     } finally {
       await server.close();

@@ -14,11 +14,22 @@ export type Generator = 'docusaurus' | 'mkdocs' | 'gitbook';
 export const PAGES = ['intro', 'install', 'configure', 'deploy', 'upgrade', 'cli', 'api', 'auth', 'storage', 'logging', 'faq', 'changelog'];
 const title = (slug: string) => slug[0].toUpperCase() + slug.slice(1);
 
+/** The sidebar's sections (where the generator has them): the first three pages, then the rest. */
+export const SECTIONS = { 'Getting started': PAGES.slice(0, 3), Reference: PAGES.slice(3) };
+
 function sidebar(kind: Generator): string {
-  const items = PAGES.map((slug) => `<li><a href="/docs/${slug}"${kind === 'docusaurus' ? ' class="menu__link"' : ''}>${title(slug)}</a></li>`).join('');
-  if (kind === 'docusaurus') return `<aside class="theme-doc-sidebar-container"><nav class="menu"><ul class="menu__list">${items}</ul></nav></aside>`;
-  if (kind === 'mkdocs') return `<div class="md-sidebar md-sidebar--primary"><nav class="md-nav md-nav--primary"><ul class="md-nav__list">${items}</ul></nav></div>`;
-  return `<aside><div class="summary"><ul>${items}</ul></div></aside>`;
+  const items = (slugs: string[]) => slugs.map((slug) => `<li><a href="/docs/${slug}"${kind === 'docusaurus' ? ' class="menu__link"' : ''}>${title(slug)}</a></li>`).join('');
+  const sections = Object.entries(SECTIONS);
+  if (kind === 'docusaurus') {
+    // Categories without a page of their own: a link to "#" that opens the list.
+    const categories = sections.map(([name, slugs]) => `<li class="theme-doc-sidebar-item-category menu__list-item"><div class="menu__list-item-collapsible"><a class="menu__link menu__link--sublist" href="#">${name}</a></div><ul class="menu__list">${items(slugs)}</ul></li>`).join('');
+    return `<aside class="theme-doc-sidebar-container"><nav class="menu"><ul class="menu__list">${categories}</ul></nav></aside>`;
+  }
+  if (kind === 'mkdocs') {
+    const navSections = sections.map(([name, slugs]) => `<li class="md-nav__item md-nav__item--section md-nav__item--nested"><label class="md-nav__link">${name}</label><nav class="md-nav"><ul class="md-nav__list">${items(slugs)}</ul></nav></li>`).join('');
+    return `<div class="md-sidebar md-sidebar--primary"><nav class="md-nav md-nav--primary"><ul class="md-nav__list">${navSections}</ul></nav></div>`;
+  }
+  return `<aside><div class="summary"><ul>${items(PAGES)}</ul></div></aside>`;
 }
 
 function blocks(kind: Generator): string {

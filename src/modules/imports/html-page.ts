@@ -19,6 +19,12 @@ export interface HtmlPage {
   links: string[];
   /** Absolute URLs of the links of the site's navigation (sidebar, `<nav>`, menus), in document order. */
   navLinks: string[];
+  /**
+   * The navigation's sections: a label that links nowhere above a list of page links (MkDocs' sections,
+   * Docusaurus' categories without a page, this server's sidebar groups), outermost ones only. The
+   * import makes GitBook's page groups of them.
+   */
+  navGroups: { title: string; links: string[] }[];
   /** A digest of the main content as parsed: two addresses of one page (a site's root showing its first page) share it. */
   fingerprint: string;
   /** Absolute URLs of its images, in document order. */
@@ -102,6 +108,7 @@ export function parseHtmlPage(html: string, pageUrl: string): HtmlPage {
     .toArray()
     .map((a) => absolute($(a).attr('href'), base))
     .filter((url): url is string => url !== null);
+  const navGroups = navGroupsOf($, base);
   const selector = MAIN_CONTENT.find((candidate) => $(candidate).first().text().trim() !== '');
   const main = selector ? $(selector).first() : $('body');
   removeInnerChrome($, main, within);
@@ -131,6 +138,7 @@ export function parseHtmlPage(html: string, pageUrl: string): HtmlPage {
     title: title.slice(0, 256),
     links,
     navLinks,
+    navGroups,
     fingerprint,
     images,
     toMarkdown(rewrite) {
@@ -156,7 +164,7 @@ const tooLargeNote = (pageUrl: string) => `*This page was too large to import: s
 /** A page past a bound: its address as its title, and the note as its content. */
 function tooLargePage(pageUrl: string): HtmlPage {
   const title = decodeUriPart(new URL(pageUrl).pathname.split('/').filter(Boolean).pop() ?? '') || 'Home';
-  return { title: title.slice(0, 256), links: [], navLinks: [], fingerprint: `too-large ${pageUrl}`, images: [], toMarkdown: () => tooLargeNote(pageUrl) };
+  return { title: title.slice(0, 256), links: [], navLinks: [], navGroups: [], fingerprint: `too-large ${pageUrl}`, images: [], toMarkdown: () => tooLargeNote(pageUrl) };
 }
 
 /** Elements whose end tag may be left out (the parser closes them): they do not count as nesting. */
@@ -194,6 +202,37 @@ function collapseWhitespaceRuns(roots: DomNode[]) {
 }
 
 type Within = (root: cheerio.Cheerio<any>, selector: string) => cheerio.Cheerio<any>;
+
+/** Where a site keeps its navigation (NAVIGATION's containers). */
+const NAVIGATION_ROOTS = 'nav, [role=navigation], aside, .sidebar, .menu, .md-nav, .theme-doc-sidebar-container, .summary';
+/** Links that go nowhere: a section's label is no page. */
+const PAGE_LINK = 'a[href]:not([href="#"]):not([href=""])';
+
+/** The navigation's sections (HtmlPage.navGroups), in document order; at most 100. */
+function navGroupsOf($: cheerio.CheerioAPI, base: string): { title: string; links: string[] }[] {
+  const groups: { title: string; links: string[] }[] = [];
+  const sections = new Set<unknown>();
+  for (const item of selectAll('li', $(NAVIGATION_ROOTS).toArray())) {
+    if (groups.length >= 100) break;
+    if ($(item).parents('li').toArray().some((parent) => sections.has(parent))) continue;
+    const label = $(item)
+      .children()
+      .filter((_, child) => /^(h[1-6]|label|p|span|div|strong|b)$/i.test((child as { name?: string }).name ?? '') && $(child).find(PAGE_LINK).length === 0)
+      .first();
+    const list = $(item).children('ul, ol, nav').first();
+    const title = squash(label.text());
+    if (!title || !list.length) continue;
+    const links = list
+      .find(PAGE_LINK)
+      .toArray()
+      .map((a) => absolute($(a).attr('href'), base))
+      .filter((url): url is string => url !== null);
+    if (!links.length) continue;
+    sections.add(item);
+    groups.push({ title: title.slice(0, 256), links });
+  }
+  return groups;
+}
 
 /**
  * Chrome inside the main content (INNER_CHROME, CHROME_TEXT) and heading anchors (a `#`, `¶` or icon

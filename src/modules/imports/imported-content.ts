@@ -54,14 +54,38 @@ export function planImport(crawl: Crawl, now: Date): ImportPlan {
     byId.set(page.id, page);
     return page;
   };
-  /** The page at `segments` (made when missing), the top level for none. */
-  const placeAt = (segments: string[]): string | null => {
-    if (!segments.length) return null;
+  // The start page's navigation sections become page groups (top level only, as GitBook's): a page of
+  // the top level goes into the group that lists it, or lists a page below it.
+  const groupTitleOf = new Map<string, string>();
+  for (const group of crawl.pages[0]?.html.navGroups ?? []) {
+    for (const link of group.links) {
+      const url = canonicalUrl(new URL(link));
+      if (!groupTitleOf.has(crawl.aliases.get(url) ?? url)) groupTitleOf.set(crawl.aliases.get(url) ?? url, group.title);
+    }
+  }
+  const groupIds = new Map<string, string>();
+  const groupOf = (url: string | undefined): string | null => {
+    const title = url ? groupTitleOf.get(url) : undefined;
+    if (!title) return null;
+    let id = groupIds.get(title);
+    if (!id) {
+      const group = newPage(title, title, null);
+      Object.assign(group, { type: 'group', markdown: undefined });
+      groupIds.set(title, (id = group.id));
+    }
+    return id;
+  };
+  /** The page at `segments` (made when missing); for none, the top level (or the group that lists `url`). */
+  const placeAt = (segments: string[], url?: string): string | null => {
+    if (!segments.length) return groupOf(url);
+    // Sites that put a group's slug in its pages' paths (GitBook, this server's reader): that segment is the group.
+    const title = url ? groupTitleOf.get(url) : undefined;
+    if (segments.length === 1 && title && slugify(title) === segments[0]) return groupOf(url);
     const key = segments.join('/');
     let id = idByPath.get(key);
     if (!id) {
       const last = segments[segments.length - 1];
-      id = newPage(titleOfSegment(last), last, placeAt(segments.slice(0, -1))).id;
+      id = newPage(titleOfSegment(last), last, placeAt(segments.slice(0, -1), url)).id;
       idByPath.set(key, id);
     }
     return id;
@@ -78,7 +102,7 @@ export function planImport(crawl: Crawl, now: Date): ImportPlan {
       continue;
     }
     const segment = crawled.segments[crawled.segments.length - 1] ?? crawled.html.title;
-    const page = newPage(crawled.html.title, crawled.segments.length ? segment : crawled.html.title, placeAt(crawled.segments.slice(0, -1)));
+    const page = newPage(crawled.html.title, crawled.segments.length ? segment : crawled.html.title, placeAt(crawled.segments.slice(0, -1), crawled.url));
     if (crawled.segments.length) idByPath.set(key, page.id);
     pageIdOf.set(crawled.url, page.id);
   }
