@@ -18,7 +18,7 @@ export const integrationPolicy = definePolicy<OrganizationActor, IntegrationReco
     manage: ({ membership }) => isAdmin(membership),
   },
   refusals: {
-    read: "Guests cannot see the organization's private integrations",
+    read: "Seeing the organization's private integrations needs a role in it (\"read\" or above)",
     manage: "Only the admins of the integration's organization can do this",
   },
 });

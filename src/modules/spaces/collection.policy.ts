@@ -29,7 +29,7 @@ export const collectionPolicy = definePolicy<ContentActor, CollectionRecord>()({
   },
   refusals: {
     read: 'This needs the "read" level on the collection',
-    create: 'You cannot create content in this collection',
+    create: 'Creating content in this collection needs the "create" level on it',
     update: 'This needs the "admin" level on the collection',
     delete: 'This needs the "admin" level on the collection',
     move: 'This needs the "admin" level on the collection',
