@@ -28,7 +28,7 @@ export { pageMetaLinks } from './page-meta-links.ts';
 export { RevisionContentRef } from './revision-content.schema.ts';
 export { contentHash } from './store/content-hash.ts';
 export { detectImage, type DetectedImage } from './files/image-types.ts';
-export { resolveLinks } from './markdown/link-resolution.ts';
+export { resolveLinks, rewriteLinkDestinations } from './markdown/link-resolution.ts';
 export { leadingTitleOf, withLeadingTitle } from './markdown/leading-title.ts';
 export { contentDisposition } from './files/file-download.http.ts';
 export { imageFileIds, renderPdf, type PdfPage } from './export/markdown-pdf.ts';

@@ -106,11 +106,20 @@ const MAX_RESOLVED_HREF = 1024;
  * whatever the number of links (a regex per href cost links × length: 83 s for 48,000 links).
  */
 export function resolveLinks(markdown: string, pageId: string, targets: LinkTargets): string {
+  return rewriteLinkDestinations(markdown, (href) => resolveHref(href, pageId, targets));
+}
+
+/**
+ * The markdown with each link and image destination `rewrite` gives a new form replaced (null: left
+ * as written), found and replaced as `resolveLinks` describes. Git Sync uses it to turn a repository's
+ * relative paths into the refs of the pages and files it inserts.
+ */
+export function rewriteLinkDestinations(markdown: string, rewrite: (href: string) => string | null): string {
   const stableOf = new Map<string, string>();
   let longest = 0;
   for (const href of hrefsOf(markdown)) {
     if (href.length > MAX_RESOLVED_HREF) continue;
-    const stable = resolveHref(href, pageId, targets);
+    const stable = rewrite(href);
     if (stable === null || stable === href) continue;
     stableOf.set(href, stable);
     longest = Math.max(longest, href.length);
