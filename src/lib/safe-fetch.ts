@@ -165,6 +165,34 @@ export class SafeFetcher {
     return fetchThrough(this.agent, typeof target === 'string' ? parseHttpUrl(target) : target, { ...this.options, ...options });
   }
 
+  /**
+   * One request of any method, its body given whole, for protocols that POST (Git's smart HTTP): the
+   * address rule and the timeout as for `fetch`, the answer's body capped at `maxBytes`, and no redirect
+   * followed (a redirect is answered as it came). Any status is answered; the caller reads it.
+   */
+  async request(target: string, init: { method: string; headers: Record<string, string>; body?: Uint8Array }): Promise<{ url: string; status: number; statusText: string; headers: Record<string, string>; body: Uint8Array<ArrayBuffer> }> {
+    const url = parseHttpUrl(target);
+    checkLiteralHost(url, this.options.allowsAddress);
+    let response: Awaited<ReturnType<typeof fetch>>;
+    try {
+      response = await fetch(url, { dispatcher: this.agent, method: init.method, headers: init.headers, body: init.body, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs) });
+    } catch (err) {
+      throw networkError(err, url);
+    }
+    const declared = Number(response.headers.get('content-length') ?? NaN);
+    if (declared > this.options.maxBytes) {
+      await response.body?.cancel();
+      throw new SafeFetchError('TOO_LARGE', `${url.href} is larger than ${this.options.maxBytes} bytes`);
+    }
+    let body: Uint8Array<ArrayBuffer>;
+    try {
+      body = await readCapped(response.body as ReadableStream<Uint8Array> | null, this.options.maxBytes, url);
+    } catch (err) {
+      throw err instanceof SafeFetchError ? err : networkError(err, url);
+    }
+    return { url: url.href, status: response.status, statusText: response.statusText, headers: Object.fromEntries(response.headers), body };
+  }
+
   close(): Promise<void> {
     return this.agent.close();
   }
