@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CollectionNode } from '../../src/core/loaders.ts';
 import type { Role } from '../../src/generated/prisma/client.ts';
-import type { ContentActor } from '../../src/modules/spaces/access-level.ts';
-import { effectiveLevel } from '../../src/modules/spaces/access-level.ts';
+import type { ContentActor } from '../../src/modules/content-access/access-level.ts';
+import { effectiveLevel } from '../../src/modules/content-access/access-level.ts';
 import { collectionGrantPolicy } from '../../src/modules/collections/collection-permissions.policy.ts';
-import { ancestorGrants, ancestorLevels, collectionTreeDepth, grantedCollectionIds } from '../../src/modules/spaces/content-access.ts';
+import { ancestorGrants, ancestorLevels, collectionTreeDepth, grantedCollectionIds } from '../../src/modules/content-access/content-access.ts';
 import { member, policyTable } from '../support/policy-table.ts';
 
 /** A caller with this effective level on the collection, holding `role` in the organization (null: a guest). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { permissionsOf } from '../../src/core/authorization.ts';
 import type { Role } from '../../src/generated/prisma/client.ts';
-import { COLLECTION_PERMISSIONS, collectionPolicy } from '../../src/modules/spaces/collection.policy.ts';
-import type { ContentActor } from '../../src/modules/spaces/access-level.ts';
+import { COLLECTION_PERMISSIONS, collectionPolicy } from '../../src/modules/content-access/collection.policy.ts';
+import type { ContentActor } from '../../src/modules/content-access/access-level.ts';
 import { member, policyTable } from '../support/policy-table.ts';
 
 const atLevel = (level: Role | null, organizationSso = false): ContentActor => ({ ...member(level === null ? null : 'read'), level, organizationSso });

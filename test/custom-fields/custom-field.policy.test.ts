@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import type { Role } from '../../src/generated/prisma/client.ts';
 import { customFieldPolicy, spaceFieldValuesPolicy } from '../../src/modules/custom-fields/custom-field.policy.ts';
-import type { ContentActor } from '../../src/modules/spaces/access-level.ts';
+import type { ContentActor } from '../../src/modules/content-access/access-level.ts';
 import { member, outsider, policyTable } from '../support/policy-table.ts';
 
 describe('custom field policy (docs/api/spaces.md, "Custom fields": admins manage fields, any member reads them — reading the organization)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Role } from '../../src/generated/prisma/client.ts';
-import type { ContentActor } from '../../src/modules/spaces/access-level.ts';
-import { effectiveLevel } from '../../src/modules/spaces/access-level.ts';
+import type { ContentActor } from '../../src/modules/content-access/access-level.ts';
+import { effectiveLevel } from '../../src/modules/content-access/access-level.ts';
 import { levelsAbove, mayGrantLevel, spaceGrantPolicy } from '../../src/modules/spaces/space-permissions.policy.ts';
 import { member, policyTable } from '../support/policy-table.ts';
 

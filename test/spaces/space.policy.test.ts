@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { permissionsOf } from '../../src/core/authorization.ts';
 import type { Role } from '../../src/generated/prisma/client.ts';
-import type { ContentActor } from '../../src/modules/spaces/access-level.ts';
-import { SPACE_PERMISSIONS, spacePolicy } from '../../src/modules/spaces/space.policy.ts';
+import type { ContentActor } from '../../src/modules/content-access/access-level.ts';
+import { SPACE_PERMISSIONS, spacePolicy } from '../../src/modules/content-access/space.policy.ts';
 import { member, policyTable } from '../support/policy-table.ts';
 
 /** A caller with this effective level on the space (see access-level.ts for how it is computed). */

@@ -4,7 +4,7 @@ import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import { checkLength } from '../../core/validate.ts';
 import { changeRequestContentSource, findChangeRequest } from '../change-requests/index.ts';
 import { getPageByPath, spaceContentSource } from '../content/index.ts';
-import { collectionFor } from '../spaces/index.ts';
+import { collectionFor } from '../content-access/index.ts';
 
 /**
  * "What does this application URL show?" (GitBook's getContentByUrl): the `urls.app` this server hands

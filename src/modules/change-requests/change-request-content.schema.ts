@@ -15,7 +15,7 @@ import {
 } from '../content/index.ts';
 import { pageWithBodyShape } from '../content/index.ts';
 import { RevisionContentRef } from '../content/index.ts';
-import { viewerCan } from '../spaces/index.ts';
+import { viewerCan } from '../content-access/index.ts';
 import { changeRequestArgs, ChangeRequestRef } from './change-request.schema.ts';
 import { changeRequestContentSource } from './change-request-content.ts';
 

@@ -6,7 +6,7 @@ import { pageQuery, toPage, type ItemQuery, type ListArgs, type SortKey } from '
 import { checkArraySize, checkLength } from '../../core/validate.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { collectionTreeDepth, reachableSpacesWhere } from '../spaces/index.ts';
+import { collectionTreeDepth, reachableSpacesWhere } from '../content-access/index.ts';
 import { changeRequestPolicy } from './change-request.policy.ts';
 import { changeRequestNotFound, changeRequestWhere, findChangeRequest, MAX_SUBJECT, spaceForChangeRequests, unlessMissing } from './change-request.service.ts';
 import { assertEditable } from './change-request-content.service.ts';

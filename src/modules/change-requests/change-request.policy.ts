@@ -1,8 +1,8 @@
 import type { ChangeRequest } from '../../generated/prisma/client.ts';
 import { definePolicy } from '../../core/authorization.ts';
 import { atLeast } from '../organizations/roles.ts';
-import type { ContentActor } from '../spaces/access-level.ts';
-import { mayMerge, mayReview } from '../spaces/space.policy.ts';
+import type { ContentActor } from '../content-access/access-level.ts';
+import { mayMerge, mayReview } from '../content-access/space.policy.ts';
 
 /** The caller on a space's change requests: their effective level on the space, and who they are. */
 export interface ChangeRequestActor extends ContentActor {

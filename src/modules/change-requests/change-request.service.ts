@@ -7,7 +7,7 @@ import { checkLength } from '../../core/validate.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { organizationForMember } from '../organizations/index.ts';
-import { spaceFor, visibleSpacesWhere } from '../spaces/index.ts';
+import { spaceFor, visibleSpacesWhere } from '../content-access/index.ts';
 import { changeRequestPolicy, type ChangeRequestActor } from './change-request.policy.ts';
 
 export const MAX_SUBJECT = 100;

@@ -1,5 +1,5 @@
 import type { Role } from '../../generated/prisma/client.ts';
-import { collectionPolicy, type CollectionRecord } from '../spaces/collection.policy.ts';
+import { collectionPolicy, type CollectionRecord } from '../content-access/collection.policy.ts';
 import { contentGrantPolicy } from '../spaces/space-permissions.policy.ts';
 
 /**

@@ -3,7 +3,8 @@ import type { Context } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import type { ListArgs } from '../../core/pagination.ts';
-import { collectionActor, collectionDefaults, collectionPolicy, grantScreens, listPermissionsAggregate } from '../spaces/index.ts';
+import { collectionDefaults, grantScreens, listPermissionsAggregate } from '../spaces/index.ts';
+import { collectionActor, collectionPolicy } from '../content-access/index.ts';
 import { collectionGrantPolicy, type CollectionGrantAction } from './collection-permissions.policy.ts';
 
 /**

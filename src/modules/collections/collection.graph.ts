@@ -4,7 +4,7 @@ import { listArgs } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { OrganizationRef } from '../organizations/index.ts';
 import { organizationPage } from '../organizations/index.ts';
-import { collectionTreeDepth, reachableCollectionsWhere } from '../spaces/index.ts';
+import { collectionTreeDepth, reachableCollectionsWhere } from '../content-access/index.ts';
 import { CollectionList } from './collection.schema.ts';
 import { SIBLING_ORDER } from './collection.service.ts';
 

@@ -4,7 +4,7 @@ import { RoleEnum } from '../organizations/index.ts';
 import { listArgs, listItemsQuery, listType } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { loadRelationPage } from '../../graphql/relation-page.ts';
-import { collectionPermissions } from '../spaces/index.ts';
+import { collectionPermissions } from '../content-access/index.ts';
 import { ContentPositionInput, SpaceList } from '../spaces/index.ts';
 import {
   createCollection,

@@ -8,7 +8,7 @@ import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../cor
 import { checkLength, rejectNull } from '../../core/validate.ts';
 import { organizationFor, organizationForMember } from '../organizations/index.ts';
 import { organizationPolicy } from '../organizations/index.ts';
-import { collectionFor, grantedCollectionIds, visibleSpacesWhere } from '../spaces/index.ts';
+import { collectionFor, grantedCollectionIds, visibleSpacesWhere } from '../content-access/index.ts';
 import { lockOrganization, positionKey, subtreeCollectionIds, type ContentPosition } from '../spaces/index.ts';
 import { detachFromOrganization } from '../spaces/index.ts';
 import { publishDomainEvent } from '../../core/domain-events.ts';

@@ -1,7 +1,7 @@
 import type { Comment } from '../../generated/prisma/client.ts';
 import { definePolicy } from '../../core/authorization.ts';
 import { atLeast } from '../organizations/roles.ts';
-import type { ContentActor } from '../spaces/access-level.ts';
+import type { ContentActor } from '../content-access/access-level.ts';
 
 /** The caller on a space's comments: their effective level on the space, and who they are. */
 export interface CommentActor extends ContentActor {

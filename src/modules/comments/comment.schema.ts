@@ -9,7 +9,7 @@ import { DocumentFormatEnum } from '../content/index.ts';
 import { documentShape } from '../content/index.ts';
 import { documentBudget } from '../content/index.ts';
 import { markdownToDocument } from '../content/index.ts';
-import { spaceActor } from '../spaces/index.ts';
+import { spaceActor } from '../content-access/index.ts';
 import { MemberList } from '../members/index.ts';
 import { UserRef } from '../users/index.ts';
 import { reactionsSelect, reactionSummaries, repliersOf, targetPageOf } from './comment.loaders.ts';

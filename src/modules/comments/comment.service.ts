@@ -8,7 +8,7 @@ import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { changeRequestNotFound, changeRequestWhere, findChangeRequest, spaceForChangeRequests, unlessMissing } from '../change-requests/index.ts';
 import { pageExists } from '../content/index.ts';
-import { spaceFor } from '../spaces/index.ts';
+import { spaceFor } from '../content-access/index.ts';
 import { commentPolicy, type CommentActor } from './comment.policy.ts';
 
 /** At most this many characters in a comment body (issue "Review conversations"). */

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
-import { viewerCan } from '../spaces/index.ts';
+import { viewerCan } from '../content-access/index.ts';
 import { SpaceRef } from '../spaces/index.ts';
 import { RevisionContentRef } from './revision-content.schema.ts';
 

@@ -4,7 +4,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { decodeCursor, resolveLimit, toPage, type ListArgs, type Page, type SortKey } from '../../core/pagination.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { spaceForSiteReader } from '../sites/index.ts';
-import { spaceFor } from '../spaces/index.ts';
+import { spaceFor } from '../content-access/index.ts';
 import { computedMarkdown } from './computed-sources.ts';
 import { documentBudget } from './markdown/document-budget.ts';
 import { markdownToDocument } from './markdown/markdown-document.ts';

@@ -3,7 +3,7 @@ import type { Context } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
 import { BadRequestError } from '../../core/errors.ts';
 import { orderByKeys } from '../../core/pagination.ts';
-import { spaceFor } from '../spaces/index.ts';
+import { spaceFor } from '../content-access/index.ts';
 import { spaceFieldValuesPolicy } from './custom-field.policy.ts';
 import { CUSTOM_FIELD_SORT } from './custom-field.service.ts';
 import { normalizeValue, type StoredValue } from './custom-field.types.ts';

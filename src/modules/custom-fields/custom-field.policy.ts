@@ -2,8 +2,8 @@ import type { CustomField } from '../../generated/prisma/client.ts';
 import { definePolicy } from '../../core/authorization.ts';
 import { blockedBySso, isAdmin, isMember, type OrganizationActor } from '../organizations/organization.policy.ts';
 import { atLeast } from '../organizations/roles.ts';
-import type { ContentActor } from '../spaces/access-level.ts';
-import { spacePolicy, type SpaceRecord } from '../spaces/space.policy.ts';
+import type { ContentActor } from '../content-access/access-level.ts';
+import { spacePolicy, type SpaceRecord } from '../content-access/space.policy.ts';
 
 /**
  * Who may do what with custom fields (docs/api/spaces.md, "Custom fields"). The field definitions belong to the

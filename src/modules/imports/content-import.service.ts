@@ -11,7 +11,7 @@ import { changeRequestPolicy } from '../change-requests/index.ts';
 import { findChangeRequest, spaceForChangeRequests } from '../change-requests/index.ts';
 import { addContributor, advanceChangeRequest, assertEditable } from '../change-requests/index.ts';
 import { updateSearchIndex } from '../search/index.ts';
-import { spaceFor } from '../spaces/index.ts';
+import { spaceFor } from '../content-access/index.ts';
 import { addImportedContent, planImport } from './imported-content.ts';
 import { crawlWebsite, StartPageError, type Crawl } from './website-crawler.ts';
 

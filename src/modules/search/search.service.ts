@@ -3,7 +3,7 @@ import type { Context, Services } from '../../core/context.ts';
 import { BadRequestError } from '../../core/errors.ts';
 import { decodeCursor, encodeCursor, resolveLimit, type ListArgs, type Page } from '../../core/pagination.ts';
 import { organizationForMember } from '../organizations/index.ts';
-import { spaceFor, visibleSpacesWhere } from '../spaces/index.ts';
+import { spaceFor, visibleSpacesWhere } from '../content-access/index.ts';
 import { catchUpSearchIndex } from './search-index.ts';
 import { parseSearchQuery, tsquerySql, typoRetryable, typoTsquerySql, type SearchQuery } from './search-query.ts';
 import { readResultPages, type PageResult } from './search-results.ts';

@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.ts';
 import { paginate, type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength } from '../../core/validate.ts';
 import { slugify } from '../../lib/slugify.ts';
-import { spaceFor } from '../spaces/index.ts';
+import { spaceFor } from '../content-access/index.ts';
 import { parseCondition } from './adaptive-content.ts';
 import { siteFor } from './site-access.ts';
 import { siteSpaceTimes } from './site-spaces.ts';

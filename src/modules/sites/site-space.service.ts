@@ -6,7 +6,7 @@ import { checkLength, rejectNull } from '../../core/validate.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { slugify } from '../../lib/slugify.ts';
 import { newId } from '../../lib/ids.ts';
-import { spaceFor } from '../spaces/index.ts';
+import { spaceFor } from '../content-access/index.ts';
 import { parseCondition } from './adaptive-content.ts';
 import { siteFor } from './site-access.ts';
 import { checkSiteSpacePath } from './site-inputs.ts';

@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.ts';
-import { visibleSpacesWhere } from '../spaces/index.ts';
+import { visibleSpacesWhere } from '../content-access/index.ts';
 import { conditionHolds } from './adaptive-content.ts';
 
 /**

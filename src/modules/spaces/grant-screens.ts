@@ -2,7 +2,7 @@ import type { Role } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import type { ItemQuery, ListArgs } from '../../core/pagination.ts';
 import { rejectNull } from '../../core/validate.ts';
-import { strongestOf } from './access-level.ts';
+import { strongestOf } from '../content-access/index.ts';
 import {
   changeGrant,
   deleteGrant,

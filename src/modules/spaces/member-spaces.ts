@@ -6,8 +6,8 @@ import { NotFoundError } from '../../core/errors.ts';
 import { paginate, withRelations, type ItemQuery, type ListArgs } from '../../core/pagination.ts';
 import { organizationForMember } from '../organizations/index.ts';
 import { memberPolicy } from '../members/index.ts';
-import { effectiveLevel } from './access-level.ts';
-import { ancestorGrants, ancestorLevels, collectionTreeDepth, reachableSpacesWhere } from './content-access.ts';
+import { effectiveLevel } from '../content-access/index.ts';
+import { ancestorGrants, ancestorLevels, collectionTreeDepth, reachableSpacesWhere } from '../content-access/index.ts';
 
 /**
  * `GET /orgs/{o}/members/{u}/spaces`: every space the member can reach, with their effective level.

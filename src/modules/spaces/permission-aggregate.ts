@@ -2,7 +2,7 @@ import type { Member, Prisma, Role } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import type { CollectionNode } from '../../core/loaders.ts';
 import { paginate, type ListArgs, type SortKey } from '../../core/pagination.ts';
-import { strongestOf } from './access-level.ts';
+import { strongestOf } from '../content-access/index.ts';
 import type { UserPermission } from './content-grants.ts';
 import { isStronger, levelsAbove } from './space-permissions.policy.ts';
 

@@ -2,8 +2,8 @@ import type { Role } from '../../generated/prisma/client.ts';
 import { definePolicy } from '../../core/authorization.ts';
 import { blockedBySso, hasRole } from '../organizations/organization.policy.ts';
 import { atLeast } from '../organizations/roles.ts';
-import type { ContentActor } from './access-level.ts';
-import { spacePolicy, type SpaceRecord } from './space.policy.ts';
+import type { ContentActor } from '../content-access/access-level.ts';
+import { spacePolicy, type SpaceRecord } from '../content-access/space.policy.ts';
 
 /**
  * A space's access list (docs/api/spaces.md, "Permissions"), and `level`: the level an action gives or

@@ -3,11 +3,11 @@ import type { Context } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import type { ListArgs } from '../../core/pagination.ts';
-import { spaceActor } from './content-access.ts';
+import { spaceActor } from '../content-access/index.ts';
 import { grantScreens } from './grant-screens.ts';
 import { collectionDefaults, listPermissionsAggregate } from './permission-aggregate.ts';
 import { spaceGrantPolicy, type SpaceGrantAction } from './space-permissions.policy.ts';
-import { spacePolicy } from './space.policy.ts';
+import { spacePolicy } from '../content-access/index.ts';
 
 export { MAX_INVITEES_PER_CALL, type UserPermission } from './content-grants.ts';
 export type { AggregatePermission, PermissionSource } from './permission-aggregate.ts';

@@ -3,7 +3,7 @@ import { listArgs } from '../../graphql/list.ts';
 import { graphOnly } from '../../graphql/rest-fields.ts';
 import { OrganizationRef } from '../organizations/index.ts';
 import { organizationPage } from '../organizations/index.ts';
-import { collectionTreeDepth, reachableSpacesWhere } from './content-access.ts';
+import { collectionTreeDepth, reachableSpacesWhere } from '../content-access/index.ts';
 import { SpaceList } from './space.schema.ts';
 import { SPACE_LIST_ORDER } from './space.service.ts';
 

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { Context } from '../../core/context.ts';
 import { ConflictError, NotFoundError } from '../../core/errors.ts';
 import type { JobHandler } from '../../jobs/job-runner.ts';
-import { spaceFor } from './content-access.ts';
+import { spaceFor } from '../content-access/index.ts';
 import { publishDomainEvent } from '../../core/domain-events.ts';
 import { lockOrganization, positionKey, restoredPositionKey } from './hierarchy.ts';
 

@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.ts';
 import { constrained, shaped } from '../../graphql/constraints.ts';
 import { RoleEnum } from '../organizations/index.ts';
 import { listArgs, listItemsQuery, listType, OrderEnum } from '../../graphql/list.ts';
-import { spacePermissions } from './content-access.ts';
+import { spacePermissions } from '../content-access/index.ts';
 import { listMemberSpaces } from './member-spaces.ts';
 import { mergeRulesOf, SUPPORTED_MERGE_RULES } from './merge-rules.ts';
 import { deleteSpace, restoreSpace } from './space.lifecycle.ts';

@@ -8,8 +8,8 @@ import { newId } from '../../lib/ids.ts';
 import { type ItemQuery, type ListArgs, type SortKey } from '../../core/pagination.ts';
 import { checkLength, rejectNull } from '../../core/validate.ts';
 import { organizationFor, organizationForMember } from '../organizations/index.ts';
-import { collectionFor, spaceFor, visibleSpacesWhere } from './content-access.ts';
-import { spacePolicy } from './space.policy.ts';
+import { collectionFor, spaceFor, visibleSpacesWhere } from '../content-access/index.ts';
+import { spacePolicy } from '../content-access/index.ts';
 import { lockOrganization, positionKey, type ContentPosition } from './hierarchy.ts';
 import { publishDomainEvent } from '../../core/domain-events.ts';
 
