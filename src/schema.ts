@@ -18,6 +18,7 @@ import { commentsModule } from './modules/comments/index.ts';
 import { contentModule } from './modules/content/index.ts';
 import { customFieldsModule } from './modules/custom-fields/index.ts';
 import { importsModule } from './modules/imports/index.ts';
+import { gitSyncModule } from './modules/git-sync/index.ts';
 import { integrationsModule } from './modules/integrations/index.ts';
 import { invitesModule } from './modules/invites/index.ts';
 import { membersModule } from './modules/members/index.ts';
@@ -50,6 +51,7 @@ const modules: DomainModule[] = [
   commentsModule,
   searchModule,
   importsModule,
+  gitSyncModule,
   sitesModule,
   publishedModule,
   readerModule,

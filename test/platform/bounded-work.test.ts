@@ -232,11 +232,13 @@ describe('computed pages are pages', () => {
     const paths = Object.fromEntries(
       Array.from({ length: 200 }, (_, i) => [`/op${i}`, { get: { tags: tags.map((t) => t.name), summary: `Op ${i}`, description: `a${' '.repeat(5000)}\n${' '.repeat(5000)}b`, responses: {} } }]),
     );
-    // CPU time, not wall time: the work it bounds, whatever else the machine runs meanwhile.
+    // CPU time, not wall time: the work it bounds, whatever else the machine runs meanwhile. The
+    // process's CPU time counts its other threads too (the test workers'): measured 2.4–3.1 s on this
+    // 2-core machine beside other files, so the bound is 6 s (the unbounded reference took minutes).
     const started = process.cpuUsage();
     const markdown = openApiMarkdown({ openapi: '3.0.0', info: { title: 'Big', version: '1' }, tags, paths }, { models: true });
     const spent = process.cpuUsage(started);
-    expect((spent.user + spent.system) / 1000).toBeLessThan(3000);
+    expect((spent.user + spent.system) / 1000).toBeLessThan(6000);
     expect(markdown.length).toBeLessThanOrEqual(MAX_PAGE_MARKDOWN);
     expect(markdown).toContain('This reference is cut here');
     expect(openApiMarkdown({ openapi: '3.0.0', info: { title: 'Small', version: '1' }, paths: { '/a': { get: { tags: ['x', 'x'], responses: {} } } } })).not.toContain('cut here');

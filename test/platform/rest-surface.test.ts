@@ -161,6 +161,10 @@ describe('REST surface', () => {
         'DELETE /integrations/{integrationName}/installations/{installationId}',
         // Sorting a site's sections and section groups (GitBook's sortSiteStructure).
         'PATCH /orgs/{organizationId}/sites/{siteId}/structure/sort',
+        // Git Sync of a space (GitBook's importGitRepository, exportToGitRepository, getSpaceGitInfo).
+        'POST /spaces/{spaceId}/git/import',
+        'POST /spaces/{spaceId}/git/export',
+        'GET /spaces/{spaceId}/git/info',
       ],
     ).sort());
   });

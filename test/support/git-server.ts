@@ -19,6 +19,12 @@ export interface GitServer {
   password: string;
   /** A new bare repository `<name>.git` with `files` committed on `main`: its URL. */
   repository(name: string, files: Record<string, string | Uint8Array>): string;
+  /** One more commit on `main` of a repository: files written (null: removed). Answers the commit. */
+  commit(name: string, files: Record<string, string | Uint8Array | null>, message?: string): string;
+  /** The files of `main` as the server holds them (path → bytes). */
+  files(name: string): Map<string, Buffer>;
+  /** The last commit of `main`: its ID, author and message. */
+  head(name: string): { id: string; author: string; message: string };
   /** Every request the server received (method and path), to prove what a client did. */
   requests: string[];
 }
@@ -49,6 +55,36 @@ export function useGitServer(): GitServer {
         rmSync(work, { recursive: true, force: true });
       }
       return `${server.origin}/${name}.git`;
+    },
+    commit(name, files, message = 'Edit') {
+      const bare = path.join(root, `${name}.git`);
+      const work = mkdtempSync(path.join(os.tmpdir(), 'dp-git-work-'));
+      try {
+        git(work, 'clone', '--quiet', '--branch', 'main', bare, '.');
+        for (const [file, content] of Object.entries(files)) {
+          if (content === null) rmSync(path.join(work, file), { force: true });
+          else {
+            mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
+            writeFileSync(path.join(work, file), content);
+          }
+        }
+        git(work, 'add', '-A');
+        git(work, 'commit', '--quiet', '-m', message);
+        git(work, 'push', '--quiet', 'origin', 'main');
+        return git(work, 'rev-parse', 'HEAD').toString().trim();
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+      }
+    },
+    files(name) {
+      const bare = path.join(root, `${name}.git`);
+      const listed = git(bare, 'ls-tree', '-r', '-z', '--name-only', 'main').toString().split('\0').filter(Boolean);
+      return new Map(listed.map((file) => [file, git(bare, 'show', `main:${file}`)]));
+    },
+    head(name) {
+      const bare = path.join(root, `${name}.git`);
+      const [id, author, ...message] = git(bare, 'log', '-1', '--format=%H%n%an <%ae>%n%B', 'main').toString().split('\n');
+      return { id, author, message: message.join('\n').trim() };
     },
   };
   let http: Server;

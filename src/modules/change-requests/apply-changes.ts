@@ -27,6 +27,12 @@ export interface ApplyContext {
   baseRevisionId: string;
   /** Whether the space's organization has an OpenAPI spec of this slug (a computed page's source). */
   specExists: (slug: string) => Promise<boolean>;
+  /**
+   * The ID a page or file inserted with this `ref` takes, when it is one that already exists elsewhere
+   * (Git Sync: the page a repository file was before, so that an import changes only what changed);
+   * a new ID when absent or undefined.
+   */
+  idOfRef?: (ref: string) => string | undefined;
 }
 
 /** A change's markdown split from its front matter (a 400 naming the change's body when it is wrong). */
@@ -61,12 +67,13 @@ export async function applyChanges(draft: RevisionDraft, changes: readonly Conte
     if (!affected.has(id)) affected.set(id, object === 'created_page' ? { object, id, ...(ref ? { ref } : {}) } : { object, id });
   };
   const otherRevisions = new Map<string, RevisionContent | null>();
+  const idFor = (ref: string | undefined) => (ref !== undefined ? context.idOfRef?.(ref) : undefined) ?? newId();
 
   for (const [index, change] of changes.entries()) {
     switch (change.operation) {
       case 'insert_page':
         if (change.computed) await checkSpec(change.computed, index, context);
-        insertPage(draft, change, index, context.now, pageRefs, fileRefs, touch, newBodies);
+        insertPage(draft, change, index, context.now, pageRefs, fileRefs, touch, newBodies, idFor);
         break;
       case 'update_page':
         if (change.computed) await checkSpec(change.computed, index, context);
@@ -95,7 +102,7 @@ export async function applyChanges(draft: RevisionDraft, changes: readonly Conte
         break;
       }
       case 'insert_files':
-        insertFiles(draft, change, index, context.now, pageRefs, fileRefs, result);
+        insertFiles(draft, change, index, context.now, pageRefs, fileRefs, result, idFor);
         break;
     }
   }
@@ -139,6 +146,7 @@ function insertPage(
   fileRefs: Map<string, string>,
   touch: (id: string, object: 'created_page', ref?: string) => void,
   newBodies: Set<string>,
+  idFor: (ref: string | undefined) => string,
 ) {
   const parentId = change.into === undefined ? null : parentIdOf(change.into, pageRefs);
   checkParent(draft, index, parentId);
@@ -159,7 +167,7 @@ function insertPage(
     slug = change.slug;
   } else slug = draft.freeSlug(parentId, slugify(title));
   const page: DraftPage = {
-    id: newId(),
+    id: idFor(change.ref),
     type: computed ? 'computed' : group ? 'group' : 'document',
     title,
     emoji: (meta.emoji ?? change.emoji) || null,
@@ -290,6 +298,7 @@ function insertFiles(
   pageRefs: Map<string, string>,
   fileRefs: Map<string, string>,
   result: AppliedChanges,
+  idFor: (ref: string | undefined) => string,
 ) {
   for (const [fileIndex, input] of change.files.entries()) {
     const field = (name: string) => `files[${fileIndex}].${name}`;
@@ -310,7 +319,7 @@ function insertFiles(
       dimensions = { width: detected.width, height: detected.height };
     }
     const file = {
-      id: newId(),
+      id: idFor(input.ref),
       name: input.name,
       contentType,
       size: bytes.byteLength,

@@ -20,3 +20,5 @@ export { changeRequestContentSource } from './change-request-content.ts';
 export { addContributor, advanceChangeRequest, assertEditable } from './change-request-content.service.ts';
 export { changeRequestArgs, ChangeRequestRef } from './change-request.schema.ts';
 export { ChangeRequestReviewRef } from './change-request-reviews.schema.ts';
+export { applyChanges, type AppliedChanges } from './apply-changes.ts';
+export type { ContentChange } from './content-changes.ts';

@@ -1,8 +1,8 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import git from 'isomorphic-git';
+import git, { type HttpClient } from 'isomorphic-git';
 import type { FetchConfig } from '../../config.ts';
 import { addressRule, SafeFetcher } from '../../lib/safe-fetch.ts';
 import type { RepositoryFile } from './gitbook-repository.ts';
@@ -30,7 +30,7 @@ export interface RepositoryBounds {
 
 export class GitRemoteError extends Error {
   constructor(
-    readonly code: 'AUTH' | 'NOT_FOUND' | 'TOO_LARGE' | 'UNREACHABLE' | 'REFUSED_ADDRESS' | 'PROTOCOL',
+    readonly code: 'AUTH' | 'NOT_FOUND' | 'TOO_LARGE' | 'UNREACHABLE' | 'REFUSED_ADDRESS' | 'PROTOCOL' | 'CONFLICT',
     message: string,
   ) {
     super(message);
@@ -38,13 +38,86 @@ export class GitRemoteError extends Error {
 }
 
 export async function fetchRepositoryFiles(remote: RemoteRepository, fetchConfig: FetchConfig, bounds: RepositoryBounds): Promise<{ commit: string; files: RepositoryFile[] }> {
+  return withWorkingCopy(remote, fetchConfig, bounds, async ({ dir, commit }) => {
+    if (!commit) throw new GitRemoteError('NOT_FOUND', `the branch ${remote.ref ?? ''} was not found in ${remote.url}`.replace('  ', ' '));
+    return { commit, files: await readTree(dir, bounds) };
+  });
+}
+
+/** What an export writes: the files to put (path → bytes) and those to take out, one commit. */
+export interface CommitPlan {
+  write: Map<string, Uint8Array>;
+  remove: string[];
+  message: string;
+  author: { name: string; email: string };
+}
+
+/**
+ * One commit on the branch, pushed: `plan` sees the branch's files (none for a new branch or an empty
+ * repository) and says what to write and remove. Answers the new commit, or the branch's head with
+ * `changed: false` when the plan changes nothing (no empty commit is pushed). A push the remote refuses
+ * because the branch moved meanwhile is a CONFLICT: the caller runs again on the new head.
+ */
+export async function pushCommit(
+  remote: RemoteRepository & { ref: string },
+  fetchConfig: FetchConfig,
+  bounds: RepositoryBounds,
+  plan: (files: RepositoryFile[]) => CommitPlan | Promise<CommitPlan>,
+): Promise<{ commit: string; changed: boolean }> {
+  return withWorkingCopy(remote, fetchConfig, bounds, async ({ dir, commit: head, http, headers }) => {
+    const branch = branchName(remote.ref);
+    if (!head) {
+      await git.init({ fs, dir, defaultBranch: branch });
+      await git.addRemote({ fs, dir, remote: 'origin', url: remote.url, force: true });
+    }
+    const { write, remove, message, author } = await plan(head ? await readTree(dir, bounds) : []);
+    for (const file of remove) {
+      if (write.has(file)) continue;
+      await rm(path.join(dir, file), { force: true });
+      await git.remove({ fs, dir, filepath: file });
+    }
+    for (const [file, bytes] of write) {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), bytes);
+      await git.add({ fs, dir, filepath: file });
+    }
+    const changed = !head || (await git.statusMatrix({ fs, dir })).some(([, headStatus, , stage]) => headStatus !== stage);
+    if (!changed) return { commit: head, changed: false };
+    const now = Math.floor(Date.now() / 1000);
+    const commit = await git.commit({ fs, dir, message, author: { ...author, timestamp: now, timezoneOffset: 0 }, ref: `refs/heads/${branch}` });
+    try {
+      const pushed = await git.push({ fs, http, dir, url: remote.url, ref: branch, remoteRef: `refs/heads/${branch}`, headers });
+      if (!pushed.ok) throw new GitRemoteError('CONFLICT', `${remote.url} refused the push: ${pushed.error ?? 'unknown reason'}`);
+    } catch (error) {
+      if (error instanceof GitRemoteError) throw error;
+      const err = error as { code?: string };
+      if (err?.code === 'PushRejectedError') throw new GitRemoteError('CONFLICT', `the branch ${branch} moved while the export ran`);
+      throw remoteError(error, remote.url);
+    }
+    return { commit, changed: true };
+  });
+}
+
+/** `refs/heads/main` → `main` (a bare name as is). */
+export const branchName = (ref: string) => ref.replace(/^refs\/heads\//, '');
+
+interface WorkingCopy {
+  dir: string;
+  /** The branch's head, or null when the branch (or the whole repository) has no commit yet. */
+  commit: string | null;
+  http: HttpClient;
+  headers: Record<string, string>;
+}
+
+/** A shallow clone of the branch in a temporary folder, for `work`; removed afterwards. */
+async function withWorkingCopy<T>(remote: RemoteRepository, fetchConfig: FetchConfig, bounds: RepositoryBounds, work: (copy: WorkingCopy) => Promise<T>): Promise<T> {
   const fetcher = new SafeFetcher({ ...fetchConfig, maxBytes: bounds.maxBytes, allowsAddress: addressRule(fetchConfig.allowPrivate) });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dp-git-'));
   const headers: Record<string, string> = { 'user-agent': 'git/docs-platform' };
   if (remote.username !== undefined || remote.password !== undefined) {
     headers.authorization = `Basic ${Buffer.from(`${remote.username ?? ''}:${remote.password ?? ''}`).toString('base64')}`;
   }
-  const http = {
+  const http: HttpClient = {
     async request({ url, method, headers: requestHeaders, body }: { url: string; method?: string; headers?: Record<string, string>; body?: AsyncIterableIterator<Uint8Array> }) {
       const chunks: Uint8Array[] = [];
       if (body) for await (const chunk of body) chunks.push(chunk);
@@ -62,13 +135,18 @@ export async function fetchRepositoryFiles(remote: RemoteRepository, fetchConfig
     },
   };
   try {
+    let commit: string | null = null;
     try {
-      await git.clone({ fs, http, dir, url: remote.url, ref: remote.ref, singleBranch: true, depth: 1, noTags: true, headers });
+      await git.clone({ fs, http, dir, url: remote.url, ref: remote.ref ? branchName(remote.ref) : undefined, singleBranch: true, depth: 1, noTags: true, headers });
+      commit = await git.resolveRef({ fs, dir, ref: 'HEAD' }).catch(() => null);
     } catch (error) {
-      throw remoteError(error, remote.url);
+      const missing = remoteError(error, remote.url);
+      // An empty repository, or a branch not made yet: nothing to read, a first commit to make.
+      if (!(missing.code === 'NOT_FOUND' && missing.message.startsWith('the branch'))) throw missing;
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir, { recursive: true });
     }
-    const commit = await git.resolveRef({ fs, dir, ref: 'HEAD' });
-    return { commit, files: await readTree(dir, bounds) };
+    return await work({ dir, commit, http, headers });
   } finally {
     await Promise.all([rm(dir, { recursive: true, force: true }), fetcher.close()]);
   }

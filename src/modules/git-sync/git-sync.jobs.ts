@@ -1,0 +1,69 @@
+import type { JobHandler } from '../../jobs/job-runner.ts';
+import { BadRequestError } from '../../core/errors.ts';
+import { GitRemoteError } from './git-remote.ts';
+import { RepositoryFormatError } from './gitbook-repository.ts';
+import { exportRun, importRun } from './git-sync-runs.ts';
+import type { GitRunPayload } from './git-sync.service.ts';
+
+/**
+ * A Git Sync run as a job of the queue (src/jobs/). One run at a time per space: a run holds the sync
+ * row (`lockedBy`, `lockedUntil`, renewed by the lease of the job) and a second one waits its turn.
+ * What a person must fix (credentials, a missing branch, a repository that is not GitBook content) ends
+ * the run as `failure` with that message; what may pass (the server unreachable, the branch moved
+ * under an export, the database) is retried with back-off, the message kept meanwhile. A request that
+ * came while the run ran (a push during an import) runs it once more.
+ */
+const HOLD_MS = 10 * 60 * 1000;
+const WAIT_MS = 2000;
+
+const PERMANENT: ReadonlySet<string> = new Set(['AUTH', 'NOT_FOUND', 'TOO_LARGE', 'REFUSED_ADDRESS']);
+
+export const gitSyncJob: JobHandler = async (payload: GitRunPayload, { db, config, clock, logger, job }) => {
+  const now = clock.now();
+  const held = await db.gitSync.updateMany({
+    where: { id: payload.syncId, OR: [{ lockedBy: null }, { lockedUntil: { lt: now } }, { lockedBy: job.id }] },
+    data: { lockedBy: job.id, lockedUntil: new Date(now.getTime() + HOLD_MS) },
+  });
+  if (!held.count) {
+    const exists = await db.gitSync.findUnique({ where: { id: payload.syncId }, select: { id: true } });
+    return exists ? { again: new Date(now.getTime() + WAIT_MS) } : undefined;
+  }
+  const sync = (await db.gitSync.findUnique({ where: { id: payload.syncId } }))!;
+  const requestedAt = sync.startedAt;
+  const finish = (data: { state: 'success' | 'failure'; error: string | null }) =>
+    db.gitSync.update({ where: { id: sync.id }, data: { ...data, direction: payload.direction, endedAt: clock.now(), lockedBy: null, lockedUntil: null } });
+  try {
+    const services = { db, config, clock, logger };
+    if (payload.direction === 'import') {
+      const outcome = await importRun(services, sync, payload.options);
+      logger.info({ spaceId: sync.spaceId, outcome }, 'Git Sync import done');
+    } else {
+      const outcome = await exportRun(services, sync, payload.options);
+      logger.info({ spaceId: sync.spaceId, outcome }, 'Git Sync export done');
+    }
+    const latest = await db.gitSync.findUnique({ where: { id: sync.id }, select: { startedAt: true } });
+    if (latest?.startedAt && requestedAt && latest.startedAt > requestedAt) {
+      await db.gitSync.update({ where: { id: sync.id }, data: { lockedBy: null, lockedUntil: null } });
+      return { again: clock.now() };
+    }
+    await finish({ state: 'success', error: null });
+  } catch (error) {
+    const message = messageOf(error);
+    const permanent =
+      error instanceof RepositoryFormatError || error instanceof BadRequestError || (error instanceof GitRemoteError && PERMANENT.has(error.code));
+    await finish({ state: 'failure', error: message }).catch(() => undefined);
+    if (permanent) {
+      logger.warn({ spaceId: sync.spaceId, direction: payload.direction, error: message }, 'Git Sync run failed');
+      return;
+    }
+    throw error;
+  }
+};
+
+/** What went wrong, for a person: the file and the rule for content, the server's answer for Git. */
+function messageOf(error: unknown): string {
+  if (error instanceof RepositoryFormatError) return `The repository is not GitBook content: ${error.message}`;
+  if (error instanceof GitRemoteError) return error.message;
+  if (error instanceof BadRequestError) return `The repository's content was refused: ${error.message}`;
+  return `The sync failed: ${error instanceof Error ? error.message.slice(0, 500) : String(error)}`;
+}

@@ -1,0 +1,209 @@
+// Issue 40: Git Sync through both doors against a real Git server (git http-backend on 127.0.0.1, basic
+// auth): a GitBook-shaped repository imported, exported back byte for byte, a push imported as what it
+// changed, both sides changed → a change request the three-way merge reconciles, and the errors a
+// person can act on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobRunner } from '../../src/jobs/job-runner.ts';
+import { createLogger } from '../../src/lib/logger.ts';
+import { jobHandlers } from '../../src/schema.ts';
+import { expectOk, gqlData, restError } from '../support/assertions.ts';
+import { validateGitBookResponse } from '../support/gitbook-openapi.ts';
+import { useGitServer } from '../support/git-server.ts';
+import { useHarness, type Caller } from '../support/harness.ts';
+import { buildMember, buildOrganization, buildSpace } from '../factories.ts';
+
+const h = useHarness({ fetch: { allowPrivate: true } });
+const server = useGitServer();
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+/** A repository laid out as GitBook's Git Sync writes one: nested SUMMARY, a group, an asset, front matter, blocks. */
+const HANDBOOK: Record<string, string | Uint8Array> = {
+  '.gitbook.yaml': 'root: ./\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n',
+  'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Getting started](getting-started/README.md)\n  * [Install](getting-started/install.md)\n\n## Reference\n\n* [API](reference/api.md)\n',
+  'README.md': '# Welcome\n\nStart with [installing](getting-started/install.md).\n',
+  'getting-started/README.md':
+    '---\ndescription: What you need first\nicon: rocket\n---\n\n# Getting started\n\nThe big picture:\n\n![Diagram](../.gitbook/assets/diagram.png)\n',
+  'getting-started/install.md':
+    '# Install\n\n{% hint style="warning" %}\nNeeds Node 22.\n{% endhint %}\n\n{% code title="install.sh" %}\n```bash\nnpm install\n```\n{% endcode %}\n\n{% tabs %}\n{% tab title="npm" %}\nnpm start\n{% endtab %}\n\n{% tab title="yarn" %}\nyarn start\n{% endtab %}\n{% endtabs %}\n\nBack to [the start](../README.md).\n',
+  'reference/api.md': '---\nhidden: true\n---\n\n# API\n\n| Method | Path |\n| ------ | ---- |\n| GET    | /v1  |\n\n$$\nE = mc^2\n$$\n',
+  '.gitbook/assets/diagram.png': PNG,
+};
+
+let admin: Caller;
+let organizationId: string;
+let runner: JobRunner;
+const drain = () => runner.drain();
+
+beforeAll(async () => {
+  ({ admin, organizationId } = await buildOrganization(h));
+  runner = new JobRunner({ db: h.db, config: h.config, clock: h.clock, logger: createLogger('silent'), handlers: jobHandlers, backoffMs: 10 });
+});
+afterAll(async () => runner?.stop());
+
+const withCredentials = (url: string, password = server.password) => url.replace('http://', `http://${server.username}:${password}@`);
+
+async function pagesOf(spaceId: string) {
+  const content = expectOk(await admin.rest('GET', `/v1/spaces/${spaceId}/content`));
+  const flat: { id: string; title: string; path: string; type: string }[] = [];
+  const visit = (pages: any[]) => {
+    for (const page of pages) {
+      flat.push({ id: page.id, title: page.title, path: page.path ?? '', type: page.type });
+      visit(page.pages ?? []);
+    }
+  };
+  visit(content.pages);
+  return { revision: content.id as string, pages: flat };
+}
+
+const markdownOf = async (spaceId: string, pageId: string) => expectOk(await admin.rest('GET', `/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`)).markdown as string;
+
+async function gitInfo(spaceId: string) {
+  const res = await admin.rest('GET', `/v1/spaces/${spaceId}/git/info`);
+  return res;
+}
+
+describe('Git Sync against a real Git server', () => {
+  let spaceId: string;
+  let url: string;
+
+  it('imports a GitBook repository: the tree from SUMMARY.md, groups, front matter, assets, links between pages', async () => {
+    spaceId = (await buildSpace(admin, organizationId)).id;
+    url = server.repository('handbook', HANDBOOK);
+    expect((await gitInfo(spaceId)).status).toBe(404);
+    const queued = await admin.rest('POST', `/v1/spaces/${spaceId}/git/import`, { url: withCredentials(url), ref: 'refs/heads/main' });
+    expect(queued.status).toBe(204);
+    const running = expectOk(await gitInfo(spaceId));
+    expect(running.operation).toMatchObject({ state: 'running', direction: 'import' });
+    expect(JSON.stringify(running)).not.toContain(server.password);
+    validateGitBookResponse('getSpaceGitInfo', 200, running);
+    await drain();
+    const done = expectOk(await gitInfo(spaceId));
+    expect(done.operation).toMatchObject({ state: 'success', direction: 'import' });
+    expect(done).toMatchObject({ installationProvider: 'gitlab', installationStatus: 'active', repoName: 'handbook' });
+    validateGitBookResponse('getSpaceGitInfo', 200, done);
+
+    const { pages } = await pagesOf(spaceId);
+    expect(pages.map((p) => [p.type, p.title])).toEqual([
+      ['document', 'Welcome'],
+      ['document', 'Getting started'],
+      ['document', 'Install'],
+      ['group', 'Reference'],
+      ['document', 'API'],
+    ]);
+    const install = pages.find((p) => p.title === 'Install')!;
+    const welcome = pages.find((p) => p.title === 'Welcome')!;
+    expect(await markdownOf(spaceId, welcome.id)).toContain(`[installing](`);
+    const page = expectOk(await admin.rest('GET', `/v1/spaces/${spaceId}/content/page/${pages.find((p) => p.title === 'Getting started')!.id}`));
+    expect(page).toMatchObject({ description: 'What you need first' });
+    const api = expectOk(await admin.rest('GET', `/v1/spaces/${spaceId}/content/page/${pages.find((p) => p.title === 'API')!.id}`));
+    expect(api.hidden).toBe(true);
+    expect(await markdownOf(spaceId, install.id)).toContain('{% hint style="warning" %}');
+    const files = expectOk(await admin.rest('GET', `/v1/spaces/${spaceId}/content/files`));
+    expect(files.items.map((f: any) => f.name)).toEqual(['diagram.png']);
+  });
+
+  it('exports the space back: the same files, byte for byte; an export that changes nothing makes no commit', async () => {
+    const mirror = server.repository('mirror', { LICENSE: 'MIT\n' });
+    const queued = await admin.rest('POST', `/v1/spaces/${spaceId}/git/export`, { url: withCredentials(mirror), ref: 'refs/heads/main', commitMessage: 'Docs from the platform' });
+    expect(queued.status).toBe(204);
+    await drain();
+    expect(expectOk(await gitInfo(spaceId)).operation).toMatchObject({ state: 'success', direction: 'export' });
+    const exported = server.files('mirror');
+    for (const [file, content] of Object.entries(HANDBOOK)) {
+      if (file === '.gitbook.yaml') continue;
+      expect(exported.get(file)?.toString('latin1'), file).toBe(Buffer.from(content).toString('latin1'));
+    }
+    expect(exported.get('LICENSE')?.toString()).toBe('MIT\n');
+    expect([...exported.keys()].sort()).toEqual(['.gitbook/assets/diagram.png', 'LICENSE', 'README.md', 'SUMMARY.md', 'getting-started/README.md', 'getting-started/install.md', 'reference/api.md']);
+    const head = server.head('mirror');
+    expect(head.message).toBe('Docs from the platform');
+    expect(head.author).toContain(admin.email);
+
+    // Back to the repository it came from: nothing differs, no commit.
+    const before = server.head('handbook').id;
+    expect((await admin.rest('POST', `/v1/spaces/${spaceId}/git/export`, { url: withCredentials(url), ref: 'main', commitMessage: 'Nothing' })).status).toBe(204);
+    await drain();
+    expect(expectOk(await gitInfo(spaceId)).operation).toMatchObject({ state: 'success', direction: 'export' });
+    expect(server.head('handbook').id).toBe(before);
+  });
+
+  it('a push imports what it changed: the same pages (IDs) with the new body', async () => {
+    const before = await pagesOf(spaceId);
+    server.commit('handbook', { 'getting-started/install.md': String(HANDBOOK['getting-started/install.md']).replace('Needs Node 22.', 'Needs Node 24.') });
+    expect((await admin.rest('POST', `/v1/spaces/${spaceId}/git/import`, { url, ref: 'refs/heads/main' })).status).toBe(204);
+    await drain();
+    expect(expectOk(await gitInfo(spaceId)).operation).toMatchObject({ state: 'success' });
+    const after = await pagesOf(spaceId);
+    expect(after.revision).not.toBe(before.revision);
+    expect(after.pages).toEqual(before.pages);
+    const install = after.pages.find((p) => p.title === 'Install')!;
+    expect(await markdownOf(spaceId, install.id)).toContain('Needs Node 24.');
+  });
+
+  it('both sides changed since the last sync: the Git side arrives as a change request, merged three-way', async () => {
+    const { pages } = await pagesOf(spaceId);
+    const welcome = pages.find((p) => p.title === 'Welcome')!;
+    const install = pages.find((p) => p.title === 'Install')!;
+    // Our side: a change request merged into the space, on the Welcome page.
+    const cr = expectOk(await admin.rest('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Edit welcome' }), 201);
+    expectOk(await admin.rest('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, { changes: [{ operation: 'update_page', page: welcome.id, document: { markdown: 'Welcome, edited here.\n' } }] }));
+    expectOk(await admin.rest('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`));
+    const main = (await pagesOf(spaceId)).revision;
+    // The Git side: the Install page.
+    server.commit('handbook', { 'getting-started/install.md': String(HANDBOOK['getting-started/install.md']).replace('Needs Node 22.', 'Needs Node 26.') });
+    expect((await admin.rest('POST', `/v1/spaces/${spaceId}/git/import`, { url, ref: 'main' })).status).toBe(204);
+    await drain();
+    expect((await pagesOf(spaceId)).revision).toBe(main);
+    const open = expectOk(await admin.rest('GET', `/v1/spaces/${spaceId}/change-requests?status=open`));
+    const fromGit = open.items.find((c: any) => c.subject.startsWith('Changes from Git'));
+    expect(fromGit).toBeDefined();
+    expectOk(await admin.rest('POST', `/v1/spaces/${spaceId}/change-requests/${fromGit.id}/merge`));
+    expect(await markdownOf(spaceId, install.id)).toContain('Needs Node 26.');
+    expect(await markdownOf(spaceId, welcome.id)).toContain('Welcome, edited here.');
+  });
+
+  it('refuses what cannot be a repository or a branch (400 naming the field), unknown spaces (404), readers (403)', async () => {
+    restError(await admin.rest('POST', `/v1/spaces/${spaceId}/git/import`, { url: 'ftp://example.com/repo.git', ref: 'main' }), 400, 'url');
+    restError(await admin.rest('POST', `/v1/spaces/${spaceId}/git/import`, { url, ref: 'refs/heads/../x' }), 400, 'ref');
+    restError(await admin.rest('POST', `/v1/spaces/${spaceId}/git/import`, { url, ref: 'main', repoProjectDirectory: '../up' }), 400, 'repoProjectDirectory');
+    restError(await admin.rest('POST', `/v1/spaces/${spaceId}/git/export`, { url, ref: 'main' }), 400, 'commitMessage');
+    restError(await admin.rest('POST', `/v1/spaces/${spaceId}/git/import`, { url: `${url}${'x'.repeat(3000)}`, ref: 'main' }), 400, 'url');
+    restError(await admin.rest('POST', '/v1/spaces/nope/git/import', { url, ref: 'main' }), 404);
+    restError(await admin.rest('GET', '/v1/spaces/nope/git/info'), 404);
+    const reader = await buildMember(h, organizationId, 'read');
+    restError(await reader.rest('POST', `/v1/spaces/${spaceId}/git/import`, { url, ref: 'main' }), 403);
+    expect(expectOk(await reader.rest('GET', `/v1/spaces/${spaceId}/git/info`)).installationId).toBeTruthy();
+  });
+
+  it('wrong credentials and a repository that is not GitBook content fail the run with a message a person can act on', async () => {
+    const other = (await buildSpace(admin, organizationId)).id;
+    expect((await admin.rest('POST', `/v1/spaces/${other}/git/import`, { url: withCredentials(url, 'wrong'), ref: 'main' })).status).toBe(204);
+    await drain();
+    const failed = expectOk(await gitInfo(other));
+    expect(failed.operation.state).toBe('failure');
+    expect(failed.operation.error).toMatch(/refused the credentials/);
+    expect(failed.operation.error).not.toContain('wrong');
+    validateGitBookResponse('getSpaceGitInfo', 200, failed);
+
+    const twice = server.repository('twice', { 'SUMMARY.md': '* [A](a.md)\n* [Again](a.md)\n', 'a.md': '# A\n' });
+    expect((await admin.rest('POST', `/v1/spaces/${other}/git/import`, { url: withCredentials(twice), ref: 'main' })).status).toBe(204);
+    await drain();
+    const refused = expectOk(await gitInfo(other));
+    expect(refused.operation.state).toBe('failure');
+    expect(refused.operation.error).toContain('a.md');
+
+    expect((await admin.rest('POST', `/v1/spaces/${other}/git/import`, { url: withCredentials(url), ref: 'refs/heads/nope' })).status).toBe(204);
+    await drain();
+    expect(expectOk(await gitInfo(other)).operation.error).toMatch(/branch/);
+  });
+
+  it('through GraphQL: the same operations and state', async () => {
+    const res = await admin.gql(`mutation($s: String!, $u: String!) { importGitRepository(spaceId: $s, url: $u, ref: "main") }`, { s: spaceId, u: url });
+    expect(gqlData(res, 'importGitRepository')).toBe(true);
+    await drain();
+    const info = await admin.gql(`query($s: String!) { spaceGitInfo(spaceId: $s) { installationId repoName operation { state direction error } } }`, { s: spaceId });
+    expect(gqlData(info, 'spaceGitInfo')).toMatchObject({ repoName: 'handbook', operation: { state: 'success', direction: 'import', error: null } });
+  });
+});
