@@ -12,6 +12,8 @@ export interface DomainEvents {
   'spaces.removed': { spaceIds: readonly string[] };
   /** A space was copied (its active content as `revisionId` of the copy; `sourceRevisionId` the original's). */
   'space.duplicated': { sourceSpaceId: string; copySpaceId: string; revisionId: string; sourceRevisionId: string | null };
+  /** A change request was merged: `revisionId` is the space's new content, by `mergedById`. */
+  'changeRequest.merged': { spaceId: string; changeRequestId: string; number: number; subject: string; revisionId: string; mergedById: string; at: Date };
 }
 
 export type DomainEventName = keyof DomainEvents;

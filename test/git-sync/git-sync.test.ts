@@ -2,6 +2,7 @@
 // auth): a GitBook-shaped repository imported, exported back byte for byte, a push imported as what it
 // changed, both sides changed → a change request the three-way merge reconciles, and the errors a
 // person can act on.
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/job-runner.ts';
 import { createLogger } from '../../src/lib/logger.ts';
@@ -9,7 +10,7 @@ import { jobHandlers } from '../../src/schema.ts';
 import { expectOk, gqlData, restError } from '../support/assertions.ts';
 import { validateGitBookResponse } from '../support/gitbook-openapi.ts';
 import { useGitServer } from '../support/git-server.ts';
-import { useHarness, type Caller } from '../support/harness.ts';
+import { BASE, useHarness, type Caller } from '../support/harness.ts';
 import { buildMember, buildOrganization, buildSpace } from '../factories.ts';
 
 const h = useHarness({ fetch: { allowPrivate: true } });
@@ -34,11 +35,18 @@ const HANDBOOK: Record<string, string | Uint8Array> = {
 let admin: Caller;
 let organizationId: string;
 let runner: JobRunner;
-const drain = () => runner.drain();
+/** Runs the queued jobs, in order, one at a time (a run that waits for another's turn is due again 2 s later). */
+async function drain() {
+  for (let round = 0; round < 5; round++) {
+    await runner.drain();
+    if (!(await h.db.job.count({ where: { state: 'queued' } }))) return;
+    h.clock.advance(3000);
+  }
+}
 
 beforeAll(async () => {
   ({ admin, organizationId } = await buildOrganization(h));
-  runner = new JobRunner({ db: h.db, config: h.config, clock: h.clock, logger: createLogger('silent'), handlers: jobHandlers, backoffMs: 10 });
+  runner = new JobRunner({ db: h.db, config: h.config, clock: h.clock, logger: createLogger('silent'), handlers: jobHandlers, backoffMs: 10, concurrency: 1 });
 });
 afterAll(async () => runner?.stop());
 
@@ -159,9 +167,64 @@ describe('Git Sync against a real Git server', () => {
     const open = expectOk(await admin.rest('GET', `/v1/spaces/${spaceId}/change-requests?status=open`));
     const fromGit = open.items.find((c: any) => c.subject.startsWith('Changes from Git'));
     expect(fromGit).toBeDefined();
+    // Meanwhile the branch is not written: the export our merge asked for waits for the repository's side.
+    expect(String(server.files('handbook').get('getting-started/install.md'))).toContain('Needs Node 26.');
     expectOk(await admin.rest('POST', `/v1/spaces/${spaceId}/change-requests/${fromGit.id}/merge`));
     expect(await markdownOf(spaceId, install.id)).toContain('Needs Node 26.');
     expect(await markdownOf(spaceId, welcome.id)).toContain('Welcome, edited here.');
+    // Merged: both sides' changes go to the branch, one commit.
+    await drain();
+    const files = server.files('handbook');
+    expect(String(files.get('README.md'))).toBe('# Welcome\n\nWelcome, edited here.\n');
+    expect(String(files.get('getting-started/install.md'))).toContain('Needs Node 26.');
+    expect(expectOk(await gitInfo(spaceId)).operation).toMatchObject({ state: 'success', direction: 'export' });
+  });
+
+  it('a push webhook (GitHub, Gitea/Forgejo, GitLab), signed with the space\'s secret, imports the branch; a merge on our side exports', async () => {
+    const hook = expectOk(await admin.rest('POST', `/v1/spaces/${spaceId}/git/webhook`), 201);
+    expect(hook.url).toMatch(/\/git-sync\/[^/]+\/webhook$/);
+    const path = new URL(hook.url).pathname;
+    const post = (headers: Record<string, string>, body: string) =>
+      h.app.fetch(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const hmac = (body: string, secret = hook.secret) => createHmac('sha256', secret).update(body).digest('hex');
+    const push = JSON.stringify({ ref: 'refs/heads/main', after: '0'.repeat(40) });
+
+    // Refused: no signature, a wrong one, an unknown installation.
+    expect((await post({ 'x-github-event': 'push' }, push)).status).toBe(401);
+    const wrong = await post({ 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(push, 'not-the-secret')}` }, push);
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({ error: { code: 401, message: expect.stringContaining('secret') } });
+    expect((await h.app.fetch(`${BASE}/git-sync/nope/webhook`, { method: 'POST', body: push })).status).toBe(404);
+
+    // GitHub: a push to the synced branch imports it.
+    server.commit('handbook', { 'reference/api.md': String(HANDBOOK['reference/api.md']).replace('| GET    | /v1  |', '| POST   | /v2  |') });
+    const github = await post({ 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(push)}` }, push);
+    expect(github.status).toBe(202);
+    expect(await github.json()).toEqual({ queued: true });
+    await drain();
+    const api = (await pagesOf(spaceId)).pages.find((p) => p.title === 'API')!;
+    expect(await markdownOf(spaceId, api.id)).toContain('/v2');
+
+    // Gitea/Forgejo: a push to another branch runs nothing; a ping neither.
+    const other = JSON.stringify({ ref: 'refs/heads/feature' });
+    const gitea = await post({ 'x-gitea-event': 'push', 'x-gitea-signature': hmac(other) }, other);
+    expect(await gitea.json()).toMatchObject({ queued: false, reason: expect.stringContaining('refs/heads/feature') });
+    expect((await post({ 'x-forgejo-event': 'ping', 'x-forgejo-signature': hmac(other) }, other)).status).toBe(202);
+    // GitLab: the secret as a token.
+    server.commit('handbook', { 'reference/api.md': String(HANDBOOK['reference/api.md']).replace('| GET    | /v1  |', '| PUT    | /v3  |') });
+    expect((await post({ 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'wrong' }, push)).status).toBe(401);
+    expect(await (await post({ 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': hook.secret }, push)).json()).toEqual({ queued: true });
+    await drain();
+    expect(await markdownOf(spaceId, api.id)).toContain('/v3');
+
+    // A merge on our side: one commit on the branch, named after the change request, by who merged it.
+    const cr = expectOk(await admin.rest('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Say hello' }), 201);
+    expectOk(await admin.rest('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, { changes: [{ operation: 'update_page', page: api.id, document: { markdown: '# API\n\nHello from the platform.\n' } }] }));
+    expectOk(await admin.rest('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`));
+    await drain();
+    expect(server.head('handbook')).toMatchObject({ message: `Say hello (#${cr.number})`, author: expect.stringContaining(admin.email) });
+    expect(server.files('handbook').get('reference/api.md')?.toString()).toBe('---\nhidden: true\n---\n\n# API\n\nHello from the platform.\n');
+    expect(expectOk(await gitInfo(spaceId)).operation).toMatchObject({ state: 'success', direction: 'export' });
   });
 
   it('refuses what cannot be a repository or a branch (400 naming the field), unknown spaces (404), readers (403)', async () => {

@@ -165,6 +165,8 @@ describe('REST surface', () => {
         'POST /spaces/{spaceId}/git/import',
         'POST /spaces/{spaceId}/git/export',
         'GET /spaces/{spaceId}/git/info',
+        // Its push webhook's secret (ours: GitBook sets up webhooks through its GitHub and GitLab apps).
+        'POST /spaces/{spaceId}/git/webhook',
       ],
     ).sort());
   });

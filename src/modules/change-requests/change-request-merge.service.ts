@@ -1,3 +1,4 @@
+import { publishDomainEvent } from '../../core/domain-events.ts';
 import type { ChangeRequest, Prisma } from '../../generated/prisma/client.ts';
 import { viewerOf, type Context } from '../../core/context.ts';
 import { authorize } from '../../core/authorization.ts';
@@ -143,6 +144,7 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRe
       data: { status: 'merged', revisionMergedId: revisionId, mergedAt: now, mergedById: viewerOf(ctx).user.id, updatedAt: now, conflicts: [] },
     });
     if (count === 0) throw new ConflictError(`Change request #${cr.number} changed meanwhile: read it again and retry`);
+    await publishDomainEvent(tx, 'changeRequest.merged', { spaceId: space.id, changeRequestId: cr.id, number: cr.number, subject: cr.subject, revisionId, mergedById: viewerOf(ctx).user.id, at: now });
     return content;
   }, TRANSACTION_OPTIONS);
   rememberContent(ctx.db, written);

@@ -62,7 +62,7 @@ export async function pushCommit(
   remote: RemoteRepository & { ref: string },
   fetchConfig: FetchConfig,
   bounds: RepositoryBounds,
-  plan: (files: RepositoryFile[]) => CommitPlan | Promise<CommitPlan>,
+  plan: (files: RepositoryFile[], head: string | null) => CommitPlan | Promise<CommitPlan>,
 ): Promise<{ commit: string; changed: boolean }> {
   return withWorkingCopy(remote, fetchConfig, bounds, async ({ dir, commit: head, http, headers }) => {
     const branch = branchName(remote.ref);
@@ -70,7 +70,7 @@ export async function pushCommit(
       await git.init({ fs, dir, defaultBranch: branch });
       await git.addRemote({ fs, dir, remote: 'origin', url: remote.url, force: true });
     }
-    const { write, remove, message, author } = await plan(head ? await readTree(dir, bounds) : []);
+    const { write, remove, message, author } = await plan(head ? await readTree(dir, bounds) : [], head);
     for (const file of remove) {
       if (write.has(file)) continue;
       await rm(path.join(dir, file), { force: true });

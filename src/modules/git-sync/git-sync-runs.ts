@@ -69,7 +69,8 @@ const rememberedIds = (sync: GitSync) => new Map(Object.entries((sync.paths ?? {
 export async function importRun(services: AppServices, sync: GitSync, options: RunOptions): Promise<ImportOutcome> {
   const { db, config, clock } = services;
   const { commit, files } = await fetchRepositoryFiles(await remoteOf(services, sync), config.fetch, REPOSITORY_BOUNDS);
-  if (commit === sync.syncedCommit && !options.force) return { kind: 'unchanged', commit };
+  // Already in the space, or already the open change request's: nothing to do.
+  if ((commit === sync.syncedCommit || commit === sync.changeRequestCommit) && !options.force) return { kind: 'unchanged', commit };
   const repository = readGitBookRepository(files, { projectDirectory: sync.projectDirectory, limits: { maxPages: MAX_IMPORT_PAGES, maxFileBytes: MAX_FILE_BYTES } });
   const remembered = rememberedIds(sync);
   const now = clock.now();
@@ -120,13 +121,23 @@ export async function importRun(services: AppServices, sync: GitSync, options: R
       await tx.gitSync.update({ where: { id: sync.id }, data: { syncedCommit: commit, syncedRevisionId: revisionId, paths, updatedAt: now } });
       return { kind: 'space', commit, revisionId, pages: changed.pagesAdded + changed.pagesChanged + changed.pagesRemoved };
     }
-    // Both sides changed since the last sync: the repository's side as a change request to merge.
-    const changeRequestId = await openChangeRequest(tx, sync, { base: base!, revisionId, commit, userId: options.userId ?? null, now });
-    await tx.gitSync.update({ where: { id: sync.id }, data: { syncedCommit: commit, paths, updatedAt: now } });
+    // Both sides changed since the last sync: the repository's side as a change request to merge (the
+    // open one, when an earlier import made it). The last sync stays the base until it is merged.
+    const changeRequestId =
+      (await advanceOpenChangeRequest(tx, sync.changeRequestId, revisionId, now)) ??
+      (await openChangeRequest(tx, sync, { base: base!, revisionId, commit, userId: options.userId ?? null, now }));
+    await tx.gitSync.update({ where: { id: sync.id }, data: { changeRequestId, changeRequestCommit: commit, paths, updatedAt: now } });
     return { kind: 'change-request', commit, revisionId, changeRequestId };
   }, TRANSACTION_OPTIONS);
   if (written) rememberContent(db, written);
   return outcome;
+}
+
+/** The open change request of an earlier import, given the repository's newer content; null when there is none. */
+async function advanceOpenChangeRequest(tx: Prisma.TransactionClient, changeRequestId: string | null, revisionId: string, now: Date): Promise<string | null> {
+  if (!changeRequestId) return null;
+  const { count } = await tx.changeRequest.updateMany({ where: { id: changeRequestId, status: { in: ['draft', 'open'] } }, data: { revisionId, updatedAt: now } });
+  return count ? changeRequestId : null;
 }
 
 /** A change request holding the repository's content, based on the last synced revision. */
@@ -193,6 +204,13 @@ export async function repositoryFilesOf(services: Pick<AppServices, 'db'>, conte
   return { files: out, paths: layout.paths };
 }
 
+/** An export that must wait for an import: the branch moved since the last sync. */
+export class ExportDeferred extends Error {
+  constructor(readonly head: string) {
+    super(`the branch has commits not imported yet (${head.slice(0, 7)}): they are imported first`);
+  }
+}
+
 export async function exportRun(services: AppServices, sync: GitSync, options: RunOptions): Promise<{ commit: string; changed: boolean; revisionId: string | null }> {
   const { db, config, clock } = services;
   const space = await db.space.findUnique({ where: { id: sync.spaceId }, select: { revisionId: true } });
@@ -201,7 +219,10 @@ export async function exportRun(services: AppServices, sync: GitSync, options: R
   const author = options.userId ? await db.user.findUnique({ where: { id: options.userId }, select: { displayName: true, email: true } }) : null;
   let paths: Record<string, string> = {};
   const root = sync.projectDirectory.replace(/^\/+|\/+$/g, '');
-  const result = await pushCommit(await remoteOf(services, sync), config.fetch, REPOSITORY_BOUNDS, async (existing: RepositoryFile[]) => {
+  const result = await pushCommit(await remoteOf(services, sync), config.fetch, REPOSITORY_BOUNDS, async (existing: RepositoryFile[], head) => {
+    // The branch has commits the space has not taken in: pushing would overwrite them. They are
+    // imported first (a change request when both sides changed); the export runs when it is merged.
+    if (sync.syncedCommit && head && head !== sync.syncedCommit && !options.force) throw new ExportDeferred(head);
     const contentRoot = join(root, rootOf(existing, root));
     const laidOut = content ? await repositoryFilesOf(services, content, rememberedIds(sync)) : { files: new Map<string, Uint8Array>(), paths: {} };
     paths = laidOut.paths;

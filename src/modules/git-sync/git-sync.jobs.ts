@@ -2,8 +2,9 @@ import type { JobHandler } from '../../jobs/job-runner.ts';
 import { BadRequestError } from '../../core/errors.ts';
 import { GitRemoteError } from './git-remote.ts';
 import { RepositoryFormatError } from './gitbook-repository.ts';
-import { exportRun, importRun } from './git-sync-runs.ts';
-import type { GitRunPayload } from './git-sync.service.ts';
+import { ExportDeferred, exportRun, importRun } from './git-sync-runs.ts';
+import { enqueueJob } from '../../jobs/job-queue.ts';
+import { GIT_SYNC_JOB, type GitRunPayload } from './git-sync.service.ts';
 
 /**
  * A Git Sync run as a job of the queue (src/jobs/). One run at a time per space: a run holds the sync
@@ -38,8 +39,19 @@ export const gitSyncJob: JobHandler = async (payload: GitRunPayload, { db, confi
       const outcome = await importRun(services, sync, payload.options);
       logger.info({ spaceId: sync.spaceId, outcome }, 'Git Sync import done');
     } else {
-      const outcome = await exportRun(services, sync, payload.options);
-      logger.info({ spaceId: sync.spaceId, outcome }, 'Git Sync export done');
+      try {
+        const outcome = await exportRun(services, sync, payload.options);
+        logger.info({ spaceId: sync.spaceId, outcome }, 'Git Sync export done');
+      } catch (error) {
+        if (!(error instanceof ExportDeferred)) throw error;
+        // The branch moved: its commits are imported first, and this export is that import's run.
+        logger.info({ spaceId: sync.spaceId, head: error.head }, 'Git Sync export waits for an import');
+        await db.gitSync.update({ where: { id: sync.id }, data: { lockedBy: null, lockedUntil: null } });
+        const importing: GitRunPayload = { syncId: sync.id, direction: 'import', options: { userId: payload.options.userId ?? null } };
+        await enqueueJob(db, { kind: GIT_SYNC_JOB, key: `git-sync:${sync.spaceId}:import`, payload: importing as never, maxAttempts: 4 }, clock.now());
+        await db.gitSync.update({ where: { id: sync.id }, data: { direction: 'import', state: 'running', startedAt: clock.now(), endedAt: null, error: null } });
+        return;
+      }
     }
     const latest = await db.gitSync.findUnique({ where: { id: sync.id }, select: { startedAt: true } });
     if (latest?.startedAt && requestedAt && latest.startedAt > requestedAt) {

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { constrained } from '../../graphql/constraints.ts';
 import type { GitSync } from '../../generated/prisma/client.ts';
-import { MAX_COMMIT_MESSAGE, MAX_PROJECT_DIRECTORY, MAX_REF, MAX_URL, queueGitRun, spaceGitInfo } from './git-sync.service.ts';
+import { createGitSyncWebhook, MAX_COMMIT_MESSAGE, MAX_PROJECT_DIRECTORY, MAX_REF, MAX_URL, queueGitRun, spaceGitInfo, type GitSyncWebhook } from './git-sync.service.ts';
 
 const GitSyncOperationStateEnum = builder.enumType('GitSyncOperationState', {
   description: '`running`, `success`, `failure` (see `error`), or `timeout`',
@@ -72,6 +72,16 @@ const runArgs = builder.args((t) => ({
   standalone: t.boolean({ description: 'Accepted as GitBook does; the run still records the sync' }),
 }));
 
+const GitSyncWebhookRef = builder.objectRef<GitSyncWebhook>('GitSyncWebhook').implement({
+  description: "Where a Git server sends its push events for a space, and the secret they are signed with (shown once)",
+  fields: (t) => ({
+    url: t.exposeString('url', { description: 'The webhook URL to give the Git server (content type application/json, push events)' }),
+    secret: t.exposeString('secret', {
+      description: 'The secret: HMAC-SHA256 signing key for GitHub, Gitea and Forgejo, the token for GitLab. Shown once; making a new one replaces it',
+    }),
+  }),
+});
+
 builder.queryFields((t) => ({
   spaceGitInfo: t.field({
     type: GitSyncStateRef,
@@ -95,5 +105,11 @@ builder.mutationFields((t) => ({
       commitMessage: t.arg.string({ required: true, description: "The commit's message", extensions: constrained({ minLength: 1, maxLength: MAX_COMMIT_MESSAGE }) }),
     },
     resolve: (_root, args, ctx) => queueGitRun(ctx, args.spaceId, 'export', args),
+  }),
+  createGitSyncWebhook: t.field({
+    type: GitSyncWebhookRef,
+    description: "Makes (or replaces) the secret of the space's push webhook, for a Git server to import every push to the synced branch",
+    args: { spaceId: t.arg.string({ required: true, description: 'ID of the space' }) },
+    resolve: (_root, { spaceId }, ctx) => createGitSyncWebhook(ctx, spaceId),
   }),
 }));

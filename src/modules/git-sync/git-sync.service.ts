@@ -3,7 +3,9 @@ import { viewerOf } from '../../core/context.ts';
 import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { sealSecret } from '../../db/instance-secrets.ts';
-import type { GitSync } from '../../generated/prisma/client.ts';
+import { randomBytes } from 'node:crypto';
+import type { DomainEvents } from '../../core/domain-events.ts';
+import type { GitSync, Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { enqueueJob } from '../../jobs/job-queue.ts';
 import { spaceFor } from '../content-access/index.ts';
@@ -137,3 +139,42 @@ export async function spaceGitInfo(ctx: Context, spaceId: string): Promise<GitSy
   if (!sync) throw new NotFoundError(`Space "${spaceId}" has no Git repository set up`);
   return sync;
 }
+
+/** A merge on our side exports the space (the run makes no commit when nothing differs). */
+export async function exportAfterMerge(tx: Prisma.TransactionClient, event: DomainEvents['changeRequest.merged']): Promise<void> {
+  const sync = await tx.gitSync.findUnique({ where: { spaceId: event.spaceId }, select: { id: true, changeRequestId: true, changeRequestCommit: true } });
+  if (!sync) return;
+  // The repository's own change request merged: its commit is now taken in.
+  const takenIn = sync.changeRequestId === event.changeRequestId ? { syncedCommit: sync.changeRequestCommit, changeRequestId: null, changeRequestCommit: null } : {};
+  await tx.gitSync.update({ where: { id: sync.id }, data: { ...takenIn, direction: 'export', state: 'running', startedAt: event.at, endedAt: null, error: null, updatedAt: event.at } });
+  const payload: GitRunPayload = {
+    syncId: sync.id,
+    direction: 'export',
+    options: { userId: event.mergedById, commitMessage: `${event.subject.trim() || 'Change request'} (#${event.number})` },
+  };
+  await enqueueJob(tx, { kind: GIT_SYNC_JOB, key: `git-sync:${event.spaceId}:export`, payload: payload as never, maxAttempts: 4 }, event.at);
+}
+
+export const WEBHOOK_SECRET_KEY = 'git-sync-webhooks';
+
+/** Where a Git server sends its push events for this space, and the secret they are signed with. */
+export interface GitSyncWebhook {
+  url: string;
+  secret: string;
+}
+
+/**
+ * Makes (or replaces) the space's webhook secret and answers it, once: the Git server signs its push
+ * events with it (GitHub, Gitea, Forgejo: HMAC-SHA256 of the body) or sends it as a token (GitLab).
+ */
+export async function createGitSyncWebhook(ctx: Context, spaceId: string): Promise<GitSyncWebhook> {
+  const { space } = await spaceFor(ctx, spaceId, 'edit');
+  const sync = await ctx.db.gitSync.findUnique({ where: { spaceId: space.id }, select: { id: true } });
+  if (!sync) throw new NotFoundError(`Space "${spaceId}" has no Git repository set up: import or export it first`);
+  const secret = randomBytes(32).toString('base64url');
+  await ctx.db.gitSync.update({ where: { id: sync.id }, data: { webhookSecret: await sealSecret(ctx.db, WEBHOOK_SECRET_KEY, secret), updatedAt: ctx.clock.now() } });
+  return { url: webhookUrl(ctx.config.publicUrl, sync.id), secret };
+}
+
+export const WEBHOOK_PATH = '/git-sync/{installationId}/webhook';
+export const webhookUrl = (publicUrl: string, installationId: string) => `${publicUrl.replace(/\/+$/, '')}${WEBHOOK_PATH.replace('{installationId}', installationId)}`;

@@ -18,6 +18,8 @@ CREATE TABLE "GitSync" (
     "syncedCommit" TEXT,
     "syncedRevisionId" TEXT,
     "paths" JSONB NOT NULL DEFAULT '{}',
+    "changeRequestId" TEXT,
+    "changeRequestCommit" TEXT,
     "direction" "GitSyncDirection",
     "state" "GitSyncRunState",
     "startedAt" TIMESTAMP(3),
@@ -41,6 +43,9 @@ CREATE INDEX "GitSync_syncedRevisionId_idx" ON "GitSync"("syncedRevisionId");
 -- CreateIndex
 CREATE INDEX "GitSync_createdById_idx" ON "GitSync"("createdById");
 
+-- CreateIndex
+CREATE INDEX "GitSync_changeRequestId_idx" ON "GitSync"("changeRequestId");
+
 -- AddForeignKey
 ALTER TABLE "GitSync" ADD CONSTRAINT "GitSync_spaceId_fkey" FOREIGN KEY ("spaceId") REFERENCES "Space"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
@@ -49,3 +54,6 @@ ALTER TABLE "GitSync" ADD CONSTRAINT "GitSync_syncedRevisionId_fkey" FOREIGN KEY
 
 -- AddForeignKey
 ALTER TABLE "GitSync" ADD CONSTRAINT "GitSync_createdById_fkey" FOREIGN KEY ("createdById") REFERENCES "User"("id") ON DELETE SET NULL ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "GitSync" ADD CONSTRAINT "GitSync_changeRequestId_fkey" FOREIGN KEY ("changeRequestId") REFERENCES "ChangeRequest"("id") ON DELETE SET NULL ON UPDATE CASCADE;
