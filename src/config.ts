@@ -136,6 +136,8 @@ const EnvSchema = z.object({
   IMPORT_MAX_BYTES: positiveInt.default(DEFAULT_IMPORT.maxBytes),
   /** Pages and files of revisions kept in memory, read whole once (0: none kept). */
   CONTENT_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000_000).optional(),
+  /** How often spaces synced with Git (and no push webhook) ask their branch for new commits; 0: never. */
+  GIT_SYNC_POLL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
 });
 
 export interface Config {
@@ -166,6 +168,8 @@ export interface Config {
   contentCacheEntries?: number;
   /** Opens GET /metrics; unset: no metrics. */
   metricsToken?: string;
+  /** Seconds between two polls of the branches of spaces synced with Git without a webhook; 0: no polling. */
+  gitSyncPollSeconds: number;
 }
 
 /** One limit: `points` requests per `windowSeconds`. */
@@ -240,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imports: { maxPages: e.IMPORT_MAX_PAGES, timeoutMs: e.IMPORT_TIMEOUT_MS, maxBytes: e.IMPORT_MAX_BYTES },
     contentCacheEntries: e.CONTENT_CACHE_ENTRIES,
     metricsToken: e.METRICS_TOKEN,
+    gitSyncPollSeconds: e.GIT_SYNC_POLL_SECONDS,
   });
 }
 
@@ -289,5 +294,6 @@ export function buildConfig(input: ConfigInput): Config {
     imports: { ...DEFAULT_IMPORT, ...input.imports },
     contentCacheEntries: input.contentCacheEntries,
     metricsToken: input.metricsToken,
+    gitSyncPollSeconds: input.gitSyncPollSeconds ?? 300,
   };
 }

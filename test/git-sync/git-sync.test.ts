@@ -227,6 +227,26 @@ describe('Git Sync against a real Git server', () => {
     expect(expectOk(await gitInfo(spaceId)).operation).toMatchObject({ state: 'success', direction: 'export' });
   });
 
+  it('polling: a space without a webhook takes in new commits of its branch, asking only for its head', async () => {
+    const polled = (await buildSpace(admin, organizationId)).id;
+    const repo = server.repository('polled', { 'README.md': '# Polled\n\nFirst.\n' });
+    expect((await admin.rest('POST', `/v1/spaces/${polled}/git/import`, { url: withCredentials(repo), ref: 'main' })).status).toBe(204);
+    await drain();
+    const poll = jobHandlers['git-sync.poll'];
+    const jobContext = { db: h.db, config: h.config, clock: h.clock, logger: createLogger('silent'), signal: new AbortController().signal, job: { id: 'poll', kind: 'git-sync.poll', attempts: 1 } };
+    // Nothing new: no clone, no run.
+    const before = server.requests.length;
+    expect(await poll({}, jobContext)).toEqual({ again: new Date(h.clock.now().getTime() + h.config.gitSyncPollSeconds * 1000) });
+    expect(server.requests.slice(before).filter((r) => r.includes('/polled.git/')).map((r) => r.split('?')[0])).toEqual(['GET /polled.git/info/refs']);
+    expect(await h.db.job.count({ where: { state: 'queued' } })).toBe(0);
+    // A new commit: imported.
+    server.commit('polled', { 'README.md': '# Polled\n\nSecond.\n' });
+    await poll({}, jobContext);
+    await drain();
+    const [page] = (await pagesOf(polled)).pages;
+    expect(await markdownOf(polled, page.id)).toContain('Second.');
+  });
+
   it('refuses what cannot be a repository or a branch (400 naming the field), unknown spaces (404), readers (403)', async () => {
     restError(await admin.rest('POST', `/v1/spaces/${spaceId}/git/import`, { url: 'ftp://example.com/repo.git', ref: 'main' }), 400, 'url');
     restError(await admin.rest('POST', `/v1/spaces/${spaceId}/git/import`, { url, ref: 'refs/heads/../x' }), 400, 'ref');

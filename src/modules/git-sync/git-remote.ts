@@ -111,8 +111,45 @@ interface WorkingCopy {
 
 /** A shallow clone of the branch in a temporary folder, for `work`; removed afterwards. */
 async function withWorkingCopy<T>(remote: RemoteRepository, fetchConfig: FetchConfig, bounds: RepositoryBounds, work: (copy: WorkingCopy) => Promise<T>): Promise<T> {
-  const fetcher = new SafeFetcher({ ...fetchConfig, maxBytes: bounds.maxBytes, allowsAddress: addressRule(fetchConfig.allowPrivate) });
+  const { fetcher, http, headers } = clientFor(remote, fetchConfig, bounds.maxBytes);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dp-git-'));
+  try {
+    let commit: string | null = null;
+    try {
+      await git.clone({ fs, http, dir, url: remote.url, ref: remote.ref ? branchName(remote.ref) : undefined, singleBranch: true, depth: 1, noTags: true, headers });
+      commit = await git.resolveRef({ fs, dir, ref: 'HEAD' }).catch(() => null);
+    } catch (error) {
+      const missing = remoteError(error, remote.url);
+      // An empty repository, or a branch not made yet: nothing to read, a first commit to make.
+      if (!(missing.code === 'NOT_FOUND' && missing.message.startsWith('the branch'))) throw missing;
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir, { recursive: true });
+    }
+    return await work({ dir, commit, http, headers });
+  } finally {
+    await Promise.all([rm(dir, { recursive: true, force: true }), fetcher.close()]);
+  }
+}
+
+/**
+ * The branch's head as the server advertises it (one small request, no clone): what polling compares
+ * with the last sync. Null when the branch does not exist.
+ */
+export async function remoteHead(remote: RemoteRepository & { ref: string }, fetchConfig: FetchConfig): Promise<string | null> {
+  const { fetcher, http, headers } = clientFor(remote, fetchConfig, 1024 * 1024);
+  try {
+    const refs = await git.listServerRefs({ http, url: remote.url, prefix: remote.ref, headers, protocolVersion: 1 });
+    return refs.find((ref) => ref.ref === remote.ref)?.oid ?? null;
+  } catch (error) {
+    throw remoteError(error, remote.url);
+  } finally {
+    await fetcher.close();
+  }
+}
+
+/** isomorphic-git's HTTP client over the safe fetcher, and the headers of every request (basic auth). */
+function clientFor(remote: RemoteRepository, fetchConfig: FetchConfig, maxBytes: number) {
+  const fetcher = new SafeFetcher({ ...fetchConfig, maxBytes, allowsAddress: addressRule(fetchConfig.allowPrivate) });
   const headers: Record<string, string> = { 'user-agent': 'git/docs-platform' };
   if (remote.username !== undefined || remote.password !== undefined) {
     headers.authorization = `Basic ${Buffer.from(`${remote.username ?? ''}:${remote.password ?? ''}`).toString('base64')}`;
@@ -134,22 +171,7 @@ async function withWorkingCopy<T>(remote: RemoteRepository, fetchConfig: FetchCo
       };
     },
   };
-  try {
-    let commit: string | null = null;
-    try {
-      await git.clone({ fs, http, dir, url: remote.url, ref: remote.ref ? branchName(remote.ref) : undefined, singleBranch: true, depth: 1, noTags: true, headers });
-      commit = await git.resolveRef({ fs, dir, ref: 'HEAD' }).catch(() => null);
-    } catch (error) {
-      const missing = remoteError(error, remote.url);
-      // An empty repository, or a branch not made yet: nothing to read, a first commit to make.
-      if (!(missing.code === 'NOT_FOUND' && missing.message.startsWith('the branch'))) throw missing;
-      await rm(dir, { recursive: true, force: true });
-      await mkdir(dir, { recursive: true });
-    }
-    return await work({ dir, commit, http, headers });
-  } finally {
-    await Promise.all([rm(dir, { recursive: true, force: true }), fetcher.close()]);
-  }
+  return { fetcher, http, headers };
 }
 
 /** The working tree's files (not `.git`), in path order, within the bounds. */

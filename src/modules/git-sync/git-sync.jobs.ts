@@ -1,8 +1,8 @@
 import type { JobHandler } from '../../jobs/job-runner.ts';
 import { BadRequestError } from '../../core/errors.ts';
-import { GitRemoteError } from './git-remote.ts';
+import { GitRemoteError, remoteHead } from './git-remote.ts';
 import { RepositoryFormatError } from './gitbook-repository.ts';
-import { ExportDeferred, exportRun, importRun } from './git-sync-runs.ts';
+import { ExportDeferred, exportRun, importRun, remoteOf } from './git-sync-runs.ts';
 import { enqueueJob } from '../../jobs/job-queue.ts';
 import { GIT_SYNC_JOB, type GitRunPayload } from './git-sync.service.ts';
 
@@ -79,3 +79,41 @@ function messageOf(error: unknown): string {
   if (error instanceof BadRequestError) return `The repository's content was refused: ${error.message}`;
   return `The sync failed: ${error instanceof Error ? error.message.slice(0, 500) : String(error)}`;
 }
+
+export const GIT_SYNC_POLL_JOB = 'git-sync.poll';
+const POLL_BATCH = 50;
+
+/**
+ * Where no webhook can reach us: every `GIT_SYNC_POLL_SECONDS`, each space synced with Git that has no
+ * push webhook asks its branch for its head (one small request, no clone) and imports it when it is a
+ * commit the space has not taken in. Recurring (src/jobs/recurring.ts); one job row for the instance.
+ */
+export const gitSyncPollJob: JobHandler = async (_payload, { db, config, clock, logger, signal }) => {
+  const every = config.gitSyncPollSeconds;
+  if (!every) return { again: new Date(clock.now().getTime() + 60 * 60 * 1000) };
+  let after = '';
+  let queued = 0;
+  for (;;) {
+    const batch = await db.gitSync.findMany({ where: { id: { gt: after }, webhookSecret: null }, orderBy: { id: 'asc' }, take: POLL_BATCH });
+    if (!batch.length || signal.aborted) break;
+    for (const sync of batch) {
+      if (sync.state === 'running' || signal.aborted) continue;
+      try {
+        const head = await remoteHead(await remoteOf({ db }, sync), config.fetch);
+        if (!head || head === sync.syncedCommit || head === sync.changeRequestCommit) continue;
+        const now = clock.now();
+        await db.$transaction(async (tx) => {
+          await tx.gitSync.update({ where: { id: sync.id }, data: { direction: 'import', state: 'running', startedAt: now, endedAt: null, error: null, updatedAt: now } });
+          const payload: GitRunPayload = { syncId: sync.id, direction: 'import', options: { userId: sync.createdById } };
+          await enqueueJob(tx, { kind: GIT_SYNC_JOB, key: `git-sync:${sync.spaceId}:import`, payload: payload as never, maxAttempts: 4 }, now);
+        });
+        queued++;
+      } catch (error) {
+        logger.warn({ spaceId: sync.spaceId, error: messageOf(error) }, 'Git Sync poll could not read the branch');
+      }
+    }
+    after = batch[batch.length - 1].id;
+  }
+  if (queued) logger.info({ queued }, 'Git Sync poll queued imports');
+  return { again: new Date(clock.now().getTime() + every * 1000) };
+};
