@@ -21,7 +21,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 /** A repository laid out as GitBook's Git Sync writes one: nested SUMMARY, a group, an asset, front matter, blocks. */
 const HANDBOOK: Record<string, string | Uint8Array> = {
-  '.gitbook.yaml': 'root: ./\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n',
+  '.gitbook.yaml': 'root: ./\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n\nredirects:\n  setup/install: getting-started/install.md\n',
   'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Getting started](getting-started/README.md)\n  * [Install](getting-started/install.md)\n\n## Reference\n\n* [API](reference/api.md)\n',
   'README.md': '# Welcome\n\nStart with [installing](getting-started/install.md).\n',
   'getting-started/README.md':
@@ -108,6 +108,8 @@ describe('Git Sync against a real Git server', () => {
     const api = expectOk(await admin.rest('GET', `/v1/spaces/${spaceId}/content/page/${pages.find((p) => p.title === 'API')!.id}`));
     expect(api.hidden).toBe(true);
     expect(await markdownOf(spaceId, install.id)).toContain('{% hint style="warning" %}');
+    // .gitbook.yaml's redirect: the old path leads to the page its file is now.
+    expect(await h.db.pagePathRedirect.findMany({ where: { spaceId }, select: { path: true, pageId: true } })).toEqual([{ path: 'setup/install', pageId: install.id }]);
     const files = expectOk(await admin.rest('GET', `/v1/spaces/${spaceId}/content/files`));
     expect(files.items.map((f: any) => f.name)).toEqual(['diagram.png']);
   });

@@ -118,6 +118,7 @@ export async function importRun(services: AppServices, sync: GitSync, options: R
       await tx.space.update({ where: { id: sync.spaceId }, data: { revisionId, updatedAt: now } });
       await updateSearchIndex(tx as never, sync.spaceId, content, db);
       await recordPagePathRedirects(tx as never, sync.spaceId, current, content, db);
+      await recordRepositoryRedirects(tx, sync.spaceId, repository.redirects, paths, content);
       await tx.gitSync.update({ where: { id: sync.id }, data: { syncedCommit: commit, syncedRevisionId: revisionId, paths, updatedAt: now } });
       return { kind: 'space', commit, revisionId, pages: changed.pagesAdded + changed.pagesChanged + changed.pagesRemoved };
     }
@@ -169,6 +170,21 @@ async function openChangeRequest(
     },
   });
   return id;
+}
+
+/**
+ * `.gitbook.yaml` redirects: an old path leads to the page its file is now (PagePathRedirect, what a
+ * published site's URL lookup follows), unless a page holds that path. One statement, when there are any.
+ */
+async function recordRepositoryRedirects(tx: Prisma.TransactionClient, spaceId: string, redirects: readonly { source: string; destination: string }[], paths: Record<string, string>, content: RevisionContent) {
+  const rows = redirects
+    .map((redirect) => ({ path: redirect.source.replace(/^\/+|\/+$/g, '').replace(/(\/README)?\.md$/i, ''), pageId: paths[redirect.destination] }))
+    .filter((row) => row.path && row.pageId && !content.pageAtPath(row.path));
+  if (!rows.length) return;
+  await tx.$executeRaw`
+    INSERT INTO "PagePathRedirect" ("spaceId", "path", "pageId")
+    SELECT ${spaceId}, r."path", r."pageId" FROM unnest(${rows.map((r) => r.path)}::text[], ${rows.map((r) => r.pageId)}::text[]) AS r("path", "pageId")
+    ON CONFLICT ("spaceId", "path") DO UPDATE SET "pageId" = EXCLUDED."pageId", "createdAt" = CURRENT_TIMESTAMP`;
 }
 
 /** What the next sync remembers: each page's and file's ref (its path) → the ID it has now. */
