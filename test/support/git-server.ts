@@ -31,7 +31,18 @@ export interface GitServer {
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.com' } });
 
+/** A Git server for the test file: started before its tests, stopped after. */
 export function useGitServer(): GitServer {
+  const server = {} as GitServer & { close(): Promise<void> };
+  beforeAll(async () => {
+    Object.assign(server, await startGitServer());
+  });
+  afterAll(async () => server.close?.());
+  return server;
+}
+
+/** Starts a Git server (the benchmark's, and useGitServer's); `close` stops it and removes its repositories. */
+export async function startGitServer(): Promise<GitServer & { close(): Promise<void> }> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'dp-git-server-'));
   const server: GitServer = {
     origin: '',
@@ -87,9 +98,7 @@ export function useGitServer(): GitServer {
       return { id, author, message: message.join('\n').trim() };
     },
   };
-  let http: Server;
-  beforeAll(async () => {
-    http = createServer((req, res) => {
+  const http: Server = createServer((req, res) => {
       server.requests.push(`${req.method} ${req.url}`);
       const expected = `Basic ${Buffer.from(`${server.username}:${server.password}`).toString('base64')}`;
       if (req.headers.authorization !== expected) return void res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end('Unauthorized');
@@ -125,14 +134,14 @@ export function useGitServer(): GitServer {
         }
         res.writeHead(status, headers).end(output.subarray(split + 4));
       });
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    server.origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   });
-  afterAll(async () => {
-    http?.closeAllConnections();
-    await new Promise<void>((resolve) => http?.close(() => resolve()) ?? resolve());
-    rmSync(root, { recursive: true, force: true });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  server.origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  return Object.assign(server, {
+    async close() {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      rmSync(root, { recursive: true, force: true });
+    },
   });
-  return server;
 }

@@ -58,9 +58,9 @@ export type ImportOutcome =
   | { kind: 'space'; commit: string; revisionId: string; pages: number; statements?: number }
   | { kind: 'change-request'; commit: string; revisionId: string; changeRequestId: string };
 
-export async function remoteOf(services: Pick<AppServices, 'db'>, sync: Pick<GitSync, 'url' | 'ref' | 'credentials'>): Promise<RemoteRepository & { ref: string }> {
+export async function remoteOf(services: Pick<AppServices, 'db'>, sync: Pick<GitSync, 'id' | 'url' | 'ref' | 'credentials'>): Promise<RemoteRepository & { ref: string }> {
   const credentials = sync.credentials ? (JSON.parse(await openSecret(services.db, CREDENTIALS_KEY, sync.credentials)) as { username?: string; password?: string }) : {};
-  return { url: sync.url, ref: sync.ref, ...credentials };
+  return { url: sync.url, ref: sync.ref, cacheKey: sync.id, ...credentials };
 }
 
 /** The refs a repository's pages and files had at the last sync, as IDs (`paths` of the row). */
