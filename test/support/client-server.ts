@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createApp, type App } from '../../src/app.ts';
-import { buildConfig } from '../../src/config.ts';
+import { buildConfig, type Config, type ConfigInput } from '../../src/config.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createUserWithToken } from '../../src/modules/users/user.service.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
@@ -16,6 +16,7 @@ import { ADMIN_TOKEN, TestClock } from './harness.ts';
  */
 export interface ClientServer {
   endpoint: string;
+  config: Config;
   store: TestDatabase;
   app: App;
   clock: TestClock;
@@ -24,7 +25,7 @@ export interface ClientServer {
 }
 
 /** `realClock`: the app uses the system clock (for tests comparing server times with Date.now()). */
-export function useClientServer(options: { realClock?: boolean } = {}): ClientServer {
+export function useClientServer(options: { realClock?: boolean; config?: ConfigInput } = {}): ClientServer {
   const context = { clock: new TestClock() } as ClientServer;
   let server: Server;
   let counter = 0;
@@ -34,7 +35,8 @@ export function useClientServer(options: { realClock?: boolean } = {}): ClientSe
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     context.endpoint = `http://127.0.0.1:${port}`;
-    const config = buildConfig({ port, host: '127.0.0.1', publicUrl: context.endpoint, logLevel: 'silent', adminToken: ADMIN_TOKEN });
+    const config = buildConfig({ port, host: '127.0.0.1', publicUrl: context.endpoint, logLevel: 'silent', adminToken: ADMIN_TOKEN, ...options.config });
+    context.config = config;
     context.app = createApp({ database: context.store.database, config, clock: options.realClock ? systemClock : context.clock });
     await context.app.ready();
   });

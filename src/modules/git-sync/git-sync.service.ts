@@ -118,8 +118,8 @@ export async function queueGitRun(ctx: Context, spaceId: string, direction: 'imp
       projectDirectory,
       treeUrl,
       commitUrl,
-      // Credentials given replace the stored ones; none given keep them for the same repository.
-      ...(credentials !== undefined ? { credentials } : sameRepository ? {} : { credentials: null }),
+      // Credentials given replace the stored ones; none given keep them for the same repository URL.
+      ...(credentials !== undefined ? { credentials } : existing?.url === remote.url ? {} : { credentials: null }),
       ...(sameRepository ? {} : { syncedCommit: null, syncedRevisionId: null, paths: {} }),
     };
     const run = { direction, state: 'running' as const, startedAt: now, endedAt: null, error: null, updatedAt: now };
