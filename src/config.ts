@@ -138,6 +138,8 @@ const EnvSchema = z.object({
   CONTENT_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000_000).optional(),
   /** How often spaces synced with Git (and no push webhook) ask their branch for new commits; 0: never. */
   GIT_SYNC_POLL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** How long a job's claim holds without renewal: a job whose instance died is run again after it. */
+  JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
 });
 
 export interface Config {
@@ -170,6 +172,8 @@ export interface Config {
   metricsToken?: string;
   /** Seconds between two polls of the branches of spaces synced with Git without a webhook; 0: no polling. */
   gitSyncPollSeconds: number;
+  /** How long a job's claim holds without renewal (src/jobs/job-runner.ts). */
+  jobLeaseMs: number;
 }
 
 /** One limit: `points` requests per `windowSeconds`. */
@@ -245,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     contentCacheEntries: e.CONTENT_CACHE_ENTRIES,
     metricsToken: e.METRICS_TOKEN,
     gitSyncPollSeconds: e.GIT_SYNC_POLL_SECONDS,
+    jobLeaseMs: e.JOB_LEASE_MS,
   });
 }
 
@@ -295,5 +300,6 @@ export function buildConfig(input: ConfigInput): Config {
     contentCacheEntries: input.contentCacheEntries,
     metricsToken: input.metricsToken,
     gitSyncPollSeconds: input.gitSyncPollSeconds ?? 300,
+    jobLeaseMs: input.jobLeaseMs ?? 60_000,
   };
 }

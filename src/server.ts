@@ -31,7 +31,7 @@ async function main() {
   else logger.warn('rate limiting off (RATE_LIMIT=false)');
   // Background work (src/jobs/): this instance runs its share of the jobs every instance shares.
   await scheduleRecurringJobs(database.prisma, systemClock.now());
-  const jobRunner = new JobRunner({ db: database.prisma, config, clock: systemClock, logger, handlers: jobHandlers }).start();
+  const jobRunner = new JobRunner({ db: database.prisma, config, clock: systemClock, logger, handlers: jobHandlers, leaseMs: config.jobLeaseMs }).start();
   // Published pages from memory need the change notifications: followed for the server's lifetime.
   const stopFollowing = app.followPublishedChanges();
   const server = createServer(app.handleNodeRequest);

@@ -153,16 +153,23 @@ async function withWorkingCopy<T>(remote: RemoteRepository, fetchConfig: FetchCo
 
 async function inCopy<T>(remote: RemoteRepository, fetchConfig: FetchConfig, bounds: RepositoryBounds, dir: string, keep: boolean, work: (copy: WorkingCopy) => Promise<T>): Promise<T> {
   const { fetcher, http, headers } = clientFor(remote, fetchConfig, bounds.maxBytes);
+  // A kept copy is usable only if the run that left it ended well: the mark is taken away while a run
+  // works in it (a process killed half-way leaves a copy without it, which is cloned afresh).
+  const mark = path.join(dir, '.git', 'dp-complete');
+  const usable = keep && (await rm(mark).then(() => true, () => false));
   let ok = false;
   try {
-    const commit = (keep && (await refreshed(dir, remote, http, headers))) || (await cloned(dir, remote, http, headers));
+    const commit = (usable && (await refreshed(dir, remote, http, headers))) || (await cloned(dir, remote, http, headers));
     const result = await work({ dir, commit, http, headers });
     ok = true;
     return result;
   } finally {
     await fetcher.close();
     if (!ok || !keep) await rm(dir, { recursive: true, force: true });
-    else await evictOldCopies(dir);
+    else {
+      await writeFile(mark, '').catch(() => undefined);
+      await evictOldCopies(dir);
+    }
   }
 }
 

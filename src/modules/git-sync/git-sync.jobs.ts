@@ -21,11 +21,14 @@ const PERMANENT: ReadonlySet<string> = new Set(['AUTH', 'NOT_FOUND', 'TOO_LARGE'
 
 export const gitSyncJob: JobHandler = async (payload: GitRunPayload, { db, config, clock, logger, job }) => {
   const now = clock.now();
-  const held = await db.gitSync.updateMany({
-    where: { id: payload.syncId, OR: [{ lockedBy: null }, { lockedUntil: { lt: now } }, { lockedBy: job.id }] },
-    data: { lockedBy: job.id, lockedUntil: new Date(now.getTime() + HOLD_MS) },
-  });
-  if (!held.count) {
+  // The sync is free, held by this job (run again after its instance died), or held by a job that no
+  // longer runs (its claim expired: its instance died).
+  const held = await db.$executeRaw`
+    UPDATE "GitSync" g SET "lockedBy" = ${job.id}, "lockedUntil" = ${new Date(now.getTime() + HOLD_MS)}
+    WHERE g."id" = ${payload.syncId}
+      AND (g."lockedBy" IS NULL OR g."lockedUntil" < ${now} OR g."lockedBy" = ${job.id}
+        OR NOT EXISTS (SELECT 1 FROM "Job" j WHERE j."id" = g."lockedBy" AND j."state" = 'running' AND j."lockedUntil" >= ${now}))`;
+  if (!held) {
     const exists = await db.gitSync.findUnique({ where: { id: payload.syncId }, select: { id: true } });
     return exists ? { again: new Date(now.getTime() + WAIT_MS) } : undefined;
   }
