@@ -7,7 +7,7 @@ const require = createRequire(import.meta.url);
  * Tests that run the real entry points as child processes (the server, the CLIs): slow (each child boots
  * Node, tsx and a database), so they form their own project, `npm run test:e2e`. CI runs both projects.
  */
-export const E2E_TESTS = ['test/platform/cli.test.ts', 'test/platform/server.test.ts', 'test/platform/crash.test.ts', 'test/integrations/gitbook-cli.test.ts', 'test/platform/browser.test.ts', 'test/reader/reader-browser.test.ts', 'test/reader/reader-visitors-browser.test.ts'];
+export const E2E_TESTS = ['test/platform/cli.test.ts', 'test/platform/server.test.ts', 'test/platform/crash.test.ts', 'test/integrations/gitbook-cli.test.ts', 'test/platform/browser.test.ts', 'test/reader/reader-browser.test.ts', 'test/reader/reader-visitors-browser.test.ts', 'test/git-sync/git-sync-crash.test.ts'];
 
 export default defineConfig({
   resolve: {
