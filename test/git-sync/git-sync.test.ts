@@ -284,6 +284,43 @@ describe('Git Sync against a real Git server', () => {
     expect(expectOk(await gitInfo(other)).operation.error).toMatch(/branch/);
   });
 
+  it('installations (GitBook\'s installGitSync…, get, update, uninstall) with a generic Git server: pending, then a repository, a branch and a token', async () => {
+    const target = (await buildSpace(admin, organizationId)).id;
+    const repo = server.repository('installed', { 'README.md': '# Installed\n\nHi.\n', 'SUMMARY.md': '* [Installed](README.md)\n* [More](more.md)\n', 'more.md': '# More\n' });
+    const created = await admin.rest('POST', '/v1/git/installations', { provider: 'gitlab', target: { type: 'space', spaceId: target } });
+    const installation = expectOk(created, 201);
+    expect(installation).toMatchObject({ object: 'git-sync-installation', status: 'pending', target: { type: 'space', spaceId: target }, createdBy: admin.userId });
+    validateGitBookResponse('installGitSyncProviderOnTarget', 201, installation);
+    restError(await admin.rest('POST', '/v1/git/installations', { provider: 'gitlab', target: { type: 'space', spaceId: target } }), 409);
+    restError(await admin.rest('POST', '/v1/git/installations', { provider: 'github', target: { type: 'site', siteId: 'x' } }), 400, 'target.type');
+    restError(await admin.rest('POST', '/v1/git/installations', { provider: 'github', target: { type: 'space', spaceId: 'nope' } }), 404);
+    expect(expectOk(await gitInfo(target)).installationStatus).toBe('pending');
+
+    const path = `/v1/git/installations/${installation.id}`;
+    const reader = await buildMember(h, organizationId, 'read');
+    expect(expectOk(await reader.rest('GET', path)).id).toBe(installation.id);
+    restError(await reader.rest('PATCH', path, { priority: 'git' }), 403);
+    const outsider = await buildOrganization(h, 'Elsewhere');
+    restError(await outsider.admin.rest('GET', path), 404);
+    restError(await admin.rest('PATCH', path, { priority: 'git' }), 400, 'providerConfiguration.repositoryUrl');
+
+    const updated = expectOk(
+      await admin.rest('PATCH', path, { priority: 'git', providerConfiguration: { repositoryUrl: repo, branch: 'refs/heads/main', username: server.username, accessToken: server.password } }),
+    );
+    expect(updated).toMatchObject({ status: 'active', providerConfiguration: { repositoryUrl: repo, branch: 'refs/heads/main' } });
+    expect(JSON.stringify(updated)).not.toContain(server.password);
+    validateGitBookResponse('updateGitSyncInstallationById', 200, updated);
+    await drain();
+    expect(expectOk(await gitInfo(target)).operation).toMatchObject({ state: 'success', direction: 'import' });
+    expect((await pagesOf(target)).pages.map((p) => p.title)).toEqual(['Installed', 'More']);
+    validateGitBookResponse('getGitSyncInstallationById', 200, expectOk(await admin.rest('GET', path)));
+
+    const removed = await admin.rest('DELETE', path);
+    expect(removed.status).toBe(205);
+    restError(await admin.rest('GET', path), 404);
+    expect((await gitInfo(target)).status).toBe(404);
+  });
+
   it('through GraphQL: the same operations and state', async () => {
     const res = await admin.gql(`mutation($s: String!, $u: String!) { importGitRepository(spaceId: $s, url: $u, ref: "main") }`, { s: spaceId, u: url });
     expect(gqlData(res, 'importGitRepository')).toBe(true);

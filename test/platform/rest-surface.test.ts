@@ -167,6 +167,11 @@ describe('REST surface', () => {
         'GET /spaces/{spaceId}/git/info',
         // Its push webhook's secret (ours: GitBook sets up webhooks through its GitHub and GitLab apps).
         'POST /spaces/{spaceId}/git/webhook',
+        // Git Sync installations (GitBook's installGitSyncProviderOnTarget, getGitSyncInstallationById, updateGitSyncInstallationById, uninstallGitSyncInstallation).
+        'POST /git/installations',
+        'GET /git/installations/{installationId}',
+        'PATCH /git/installations/{installationId}',
+        'DELETE /git/installations/{installationId}',
       ],
     ).sort());
   });

@@ -97,7 +97,7 @@ export const gitSyncPollJob: JobHandler = async (_payload, { db, config, clock, 
   let after = '';
   let queued = 0;
   for (;;) {
-    const batch = await db.gitSync.findMany({ where: { id: { gt: after }, webhookSecret: null }, orderBy: { id: 'asc' }, take: POLL_BATCH });
+    const batch = await db.gitSync.findMany({ where: { id: { gt: after }, webhookSecret: null, url: { not: '' } }, orderBy: { id: 'asc' }, take: POLL_BATCH });
     if (!batch.length || signal.aborted) break;
     for (const sync of batch) {
       if (sync.state === 'running' || signal.aborted) continue;

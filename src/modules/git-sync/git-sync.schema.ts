@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { constrained } from '../../graphql/constraints.ts';
 import type { GitSync } from '../../generated/prisma/client.ts';
+import { providerOf, statusOf } from './git-sync-installations.schema.ts';
 import { createGitSyncWebhook, MAX_COMMIT_MESSAGE, MAX_PROJECT_DIRECTORY, MAX_REF, MAX_URL, queueGitRun, spaceGitInfo, type GitSyncWebhook } from './git-sync.service.ts';
 
 const GitSyncOperationStateEnum = builder.enumType('GitSyncOperationState', {
@@ -23,12 +24,6 @@ const GitSyncOperationRef = builder.objectRef<GitSync>('GitSyncOperation').imple
   }),
 });
 
-/**
- * The repository's host decides GitBook's `installationProvider` (its enum has no generic Git server):
- * `github` for github.com, `gitlab` for any other server (GitLab, Gitea, Forgejo, a plain Git server).
- */
-const providerOf = (url: string) => (/^https?:\/\/(www\.)?github\.com\//i.test(url) ? 'github' : 'gitlab');
-
 /** The repository's name as its URL path gives it (`org/docs`). */
 const repoNameOf = (url: string) => {
   try {
@@ -45,9 +40,9 @@ const GitSyncStateRef = builder.objectRef<GitSync>('GitSyncState').implement({
     installationProvider: t.string({
       description: '`github` for github.com, `gitlab` for any other Git server (GitBook names no generic one)',
       extensions: constrained({ enum: ['github', 'gitlab', 'github-legacy'] }),
-      resolve: (s) => providerOf(s.url),
+      resolve: (s) => providerOf(s),
     }),
-    installationStatus: t.string({ description: 'Always `active`', extensions: constrained({ enum: ['unauthenticated', 'active', 'pending'] }), resolve: () => 'active' }),
+    installationStatus: t.string({ description: '`pending` until a repository is set, then `active`', extensions: constrained({ enum: ['unauthenticated', 'active', 'pending'] }), resolve: (s) => statusOf(s) }),
     repoName: t.string({ description: 'The repository, as its URL path names it', resolve: (s) => repoNameOf(s.url) }),
     url: t.string({ description: "The repository's tree URL (repoTreeURL) when given, else its URL (never with credentials)", resolve: (s) => s.treeUrl ?? s.url }),
     operation: t.field({ type: GitSyncOperationRef, nullable: true, resolve: (s) => (s.state ? s : null) }),

@@ -1,4 +1,5 @@
 import './git-sync.schema.ts';
+import './git-sync-installations.schema.ts';
 import type { DomainModule } from '../domain-module.ts';
 import { GIT_SYNC_POLL_JOB, gitSyncJob, gitSyncPollJob } from './git-sync.jobs.ts';
 import { gitSyncRoutes } from './git-sync.rest.ts';

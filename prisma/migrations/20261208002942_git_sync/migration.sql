@@ -11,6 +11,7 @@ CREATE TABLE "GitSync" (
     "url" TEXT NOT NULL,
     "ref" TEXT NOT NULL,
     "projectDirectory" TEXT NOT NULL DEFAULT '',
+    "provider" TEXT,
     "treeUrl" TEXT,
     "commitUrl" TEXT,
     "credentials" TEXT,
