@@ -87,6 +87,7 @@ function responsesOf(generated: Record<string, any>, route: RestRoute, shape: Re
   if (ok && schema) ok.content = { 'application/json': { schema } };
   const responses: Record<string, any> = {};
   if (route.status === 204) responses['204'] = { description: 'No Content' };
+  else if (route.status === 205) responses['205'] = { description: 'Reset Content: removed' };
   else if (ok) responses[String(route.status ?? 200)] = ok;
   if (route.resetContentWhenTrue) responses['205'] = { description: 'Reset Content: something was removed' };
   if (route.returnMinimal && route.status !== 204) {

@@ -21,6 +21,7 @@ export function finalResponse(
   request?: Request,
 ): Response {
   if (route.status === 204 && response.status === 200) return new Response(null, { status: resetContent ? 205 : 204 });
+  if (route.status === 205 && response.status === 200) return new Response(null, { status: 205 });
   if (route.returnMinimal && response.status === 200 && /(^|[\s,;])return=minimal\b/i.test(request?.headers.get('prefer') ?? '')) {
     return new Response(null, { status: 204, headers: { 'Preference-Applied': 'return=minimal' } });
   }

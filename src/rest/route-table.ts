@@ -16,8 +16,11 @@ export interface RestRoute {
   operationId?: string;
   method: HttpMethod;
   path: string;
-  /** 200 by default; 201 where it creates; 204 for documented "No Content" operations (empty body). */
-  status?: 200 | 201 | 204;
+  /**
+   * 200 by default; 201 where it creates; 204 for documented "No Content" operations (empty body); 205
+   * for those GitBook documents as "Reset Content" only (empty body).
+   */
+  status?: 200 | 201 | 204 | 205;
   /**
    * With `status: 204`, for a Boolean field: `true` is answered `205 Reset Content` instead (GitBook's
    * "removed" against "there was nothing to remove"). Both are empty.

@@ -122,7 +122,8 @@ describe('every route with malformed input', () => {
       const missing = routes.filter((r) => world.samplesOf(r.path).length === 0).map((r) => r.path);
       // A new HTTP route needs its samples here (values that reach real records) before it is walked.
       expect(missing).toEqual([]);
-      // The samples reach real records: each answers (the ACS refuses its unsigned response only after reading it).
+      // The samples reach real records: each answers (the ACS refuses its unsigned response only after
+      // reading it; the Git Sync webhook its unsigned event only after finding the installation, else 404).
       const answers = [];
       for (const route of routes) {
         for (const sample of world.samplesOf(route.path)) {
@@ -131,7 +132,7 @@ describe('every route with malformed input', () => {
           await res.arrayBuffer();
         }
       }
-      expect(answers.filter((a) => !/ (200|302)$/.test(a) && !/\/acs \(ACS\) 401$/.test(a))).toEqual([]);
+      expect(answers.filter((a) => !/ (200|302)$/.test(a) && !/\/acs \(ACS\) 401$/.test(a) && !/\/webhook \(push webhook\) 401$/.test(a))).toEqual([]);
       const gc = collector();
       const heap = () => {
         gc();
@@ -236,6 +237,10 @@ async function httpRouteWorld() {
   const shareKey = new URL(links.find((l: { id: string }) => l.id === shareLink.id).urls.published).searchParams.get('shareKey')!;
   expect(shareKey).toBeTruthy();
   const acsPath = `/sso/saml/${provider.id}/acs`;
+  // A space synced with Git, with a push webhook: its installation ID (the import is queued, never run here).
+  expect((await admin.rest('POST', `/v1/spaces/${space.id}/git/import`, { url: 'https://git.example.test/acme/docs.git', ref: 'main' })).status).toBe(204);
+  const webhook = expectOk(await admin.rest('POST', `/v1/spaces/${space.id}/git/webhook`), 201);
+  const installationId = new URL(webhook.url).pathname.split('/')[2];
   // Well-formed but unsigned: the provider refuses it (a 4xx), after reading all of it.
   const unsigned = (nameID: string) =>
     Buffer.from(responseXml(idp, { audience: `${BASE}/sso/saml/${provider.id}`, acsURL: `${BASE}${acsPath}`, nameID })).toString('base64');
@@ -259,6 +264,7 @@ async function httpRouteWorld() {
     if (template === '/files/{hash}/{name}') return [signed(file.downloadURL, template)];
     if (template === '/pdf/{spaceId}/{revisionId}') return [{ ...signed(pdf, template), reads: ['page', 'only'] }];
     if (template === '/_site/assets/{name}') return [{ name: 'stylesheet', params: { name: css } }];
+    if (template === '/git-sync/{installationId}/webhook') return [{ name: 'push webhook', params: { installationId } }];
     if (template === `${sitePath.replace(/\/[^/]+\/[^/]+$/, '')}/{organizationId}/{siteName}`) return [{ name: 'site', params: siteParams, ...visitor }];
     if (template === `${sitePath.replace(/\/[^/]+\/[^/]+$/, '')}/{organizationId}/{siteName}/`) return [{ name: 'site root', params: siteParams, ...visitor }];
     if (template === `${sitePath.replace(/\/[^/]+\/[^/]+$/, '')}/{organizationId}/{siteName}/{path}`) {

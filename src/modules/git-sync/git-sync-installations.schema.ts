@@ -82,7 +82,7 @@ builder.mutationFields((t) => ({
     description: 'Installs Git Sync on a space: pending until updated with a repository and a branch',
     args: {
       provider: t.arg.string({ required: true, description: '`github` or `gitlab` (any Git server works: the URL decides)', extensions: constrained({ enum: [...PROVIDERS] }) }),
-      target: t.arg({ type: GitSyncInstallationTargetInput, required: true }),
+      target: t.arg({ type: GitSyncInstallationTargetInput, required: true, description: 'The space to sync: `{ type: "space", spaceId }`' }),
     },
     resolve: (_root, args, ctx) => installGitSync(ctx, args.provider, args.target),
   }),
@@ -91,9 +91,9 @@ builder.mutationFields((t) => ({
     description: 'Sets where the installation syncs and queues a sync: `priority: git` imports the repository, `gitbook` exports the space',
     args: {
       installationId: t.arg.string({ required: true, description: 'ID of the installation' }),
-      provider: t.arg.string({ extensions: constrained({ enum: [...PROVIDERS] }) }),
-      providerConfiguration: t.arg({ type: GitSyncProviderConfigurationInput }),
-      projectDirectory: t.arg.string({ extensions: constrained({ maxLength: MAX_PROJECT_DIRECTORY }) }),
+      provider: t.arg.string({ description: '`github` or `gitlab` (answered as the provider; the URL decides how to sync)', extensions: constrained({ enum: [...PROVIDERS] }) }),
+      providerConfiguration: t.arg({ type: GitSyncProviderConfigurationInput, description: 'The repository URL, the branch and a token' }),
+      projectDirectory: t.arg.string({ description: 'The folder of a monorepo the content is in', extensions: constrained({ maxLength: MAX_PROJECT_DIRECTORY }) }),
       priority: t.arg.string({ description: '`git` (default) or `gitbook`: which side the first sync takes', extensions: constrained({ enum: ['git', 'gitbook'] }) }),
       commitMessageTemplate: t.arg.string({ description: "The first export's commit message", extensions: constrained({ maxLength: 2000 }) }),
       previewExternalBranches: t.arg.boolean({ description: 'Accepted, unused' }),
