@@ -182,6 +182,45 @@ describe('Git Sync against a real Git server', () => {
     expect(expectOk(await gitInfo(spaceId)).operation).toMatchObject({ state: 'success', direction: 'export' });
   });
 
+  it('a conflict: the same line changed on both sides shows on the repository\'s change request, resolved as any; the resolution goes to the branch', async () => {
+    const space = (await buildSpace(admin, organizationId)).id;
+    const repo = server.repository('conflict', { 'README.md': '# Guide\n\nInstall with npm.\n\nThen run it.\n', 'SUMMARY.md': '* [Guide](README.md)\n' });
+    expect((await admin.rest('POST', `/v1/spaces/${space}/git/import`, { url: withCredentials(repo), ref: 'main' })).status).toBe(204);
+    await drain();
+    const [guide] = (await pagesOf(space)).pages;
+    // Here: the line changed and merged (its export waits for the branch's new commit, imported first).
+    const ours = expectOk(await admin.rest('POST', `/v1/spaces/${space}/change-requests`, { subject: 'Use pnpm' }), 201);
+    expectOk(await admin.rest('POST', `/v1/spaces/${space}/change-requests/${ours.id}/content`, { changes: [{ operation: 'update_page', page: guide.id, document: { markdown: 'Install with pnpm.\n\nThen run it.\n' } }] }));
+    expectOk(await admin.rest('POST', `/v1/spaces/${space}/change-requests/${ours.id}/merge`));
+    // There: the same line.
+    server.commit('conflict', { 'README.md': '# Guide\n\nInstall with yarn.\n\nThen run it.\n' });
+    expect((await admin.rest('POST', `/v1/spaces/${space}/git/import`, { url: repo, ref: 'main' })).status).toBe(204);
+    await drain();
+    expect(String(server.files('conflict').get('README.md'))).toContain('yarn');
+    const fromGit = expectOk(await admin.rest('GET', `/v1/spaces/${space}/change-requests?status=open`)).items.find((c: any) => c.subject.startsWith('Changes from Git'));
+    const path = `/v1/spaces/${space}/change-requests/${fromGit.id}`;
+    expect(restError(await admin.rest('POST', `${path}/merge`), 409)).toContain(guide.id);
+    const updated = expectOk(await admin.rest('POST', `${path}/update`));
+    expect(updated).toMatchObject({ result: 'conflicts', conflicts: [expect.objectContaining({ page: guide.id })] });
+    // Resolved in the change request, merged: the branch gets the resolution.
+    expectOk(await admin.rest('POST', `${path}/content`, { changes: [{ operation: 'update_page', page: guide.id, document: { markdown: 'Install with pnpm or yarn.\n\nThen run it.\n' } }] }));
+    expectOk(await admin.rest('POST', `${path}/merge`));
+    await drain();
+    expect(String(server.files('conflict').get('README.md'))).toBe('# Guide\n\nInstall with pnpm or yarn.\n\nThen run it.\n');
+    expect(expectOk(await gitInfo(space)).operation).toMatchObject({ state: 'success', direction: 'export' });
+  });
+
+  it('bounded: an asset past 1 MB fails the run naming the file; nothing is written', async () => {
+    const space = (await buildSpace(admin, organizationId)).id;
+    const repo = server.repository('heavy', { 'README.md': '# Heavy\n\n![big](.gitbook/assets/big.png)\n', '.gitbook/assets/big.png': Buffer.concat([PNG, Buffer.alloc(1_100_000)]) });
+    expect((await admin.rest('POST', `/v1/spaces/${space}/git/import`, { url: withCredentials(repo), ref: 'main' })).status).toBe(204);
+    await drain();
+    const info = expectOk(await gitInfo(space));
+    expect(info.operation.state).toBe('failure');
+    expect(info.operation.error).toContain('.gitbook/assets/big.png');
+    expect((await pagesOf(space)).pages).toEqual([]);
+  });
+
   it('a push webhook (GitHub, Gitea/Forgejo, GitLab), signed with the space\'s secret, imports the branch; a merge on our side exports', async () => {
     const hook = expectOk(await admin.rest('POST', `/v1/spaces/${spaceId}/git/webhook`), 201);
     expect(hook.url).toMatch(/\/git-sync\/[^/]+\/webhook$/);

@@ -1,6 +1,6 @@
 // Issue 40: GitBook's official client (`GitBookAPI` from @gitbook/api) drives Git Sync over a real HTTP
-// listener against a real Git server: importGitRepository, getSpaceGitInfo, exportToGitRepository, each
-// answer checked against GitBook's OpenAPI schemas.
+// listener against a real Git server: importGitRepository, getSpaceGitInfo, exportToGitRepository and the
+// installation operations, each answer checked against GitBook's OpenAPI schemas.
 import { describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/job-runner.ts';
 import { createLogger } from '../../src/lib/logger.ts';
@@ -13,7 +13,7 @@ const s = useClientServer({ config: { fetch: { allowPrivate: true } } });
 const git = useGitServer();
 
 describe('official GitBookAPI client: Git Sync', () => {
-  it('drives importGitRepository, getSpaceGitInfo and exportToGitRepository', async () => {
+  it('drives importGitRepository, getSpaceGitInfo, exportToGitRepository and the installation operations', async () => {
     const ada = await s.newUser('Ada');
     const api = ada.api;
     const org = (await api.orgs.createOrganization({ title: 'Docs as code' })).data;
@@ -38,6 +38,25 @@ describe('official GitBookAPI client: Git Sync', () => {
     await runner.drain();
     expect((await api.spaces.getSpaceGitInfo(space.id)).data.operation).toMatchObject({ state: 'success', direction: 'export' });
     await expectApiError(api.spaces.importGitRepository(space.id, { url: 'file:///etc/passwd', ref: 'main' }), 400);
+
+    // Installations: install, read, set the repository (the first sync imports it), uninstall.
+    const other = (await api.orgs.createSpace(org.id, { title: 'Installed' })).data;
+    const installed = await api.git.installGitSyncProviderOnTarget({ provider: 'gitlab' as never, target: { type: 'space', spaceId: other.id } });
+    expect(installed.status).toBe(201);
+    expectGitBookShape('installGitSyncProviderOnTarget', 201, installed.data);
+    expect((await api.git.getGitSyncInstallationById(installed.data.id)).data).toMatchObject({ status: 'pending' });
+    const configured = await api.git.updateGitSyncInstallationById(installed.data.id, {
+      provider: 'gitlab',
+      priority: 'git',
+      providerConfiguration: { repositoryUrl: repository, branch: 'refs/heads/main', username: git.username, accessToken: git.password },
+    } as never);
+    expect(configured.data).toMatchObject({ status: 'active', providerConfiguration: { branch: 'refs/heads/main' } });
+    expectGitBookShape('updateGitSyncInstallationById', 200, configured.data);
+    await runner.drain();
+    expect((await api.spaces.listPages(other.id)).data.pages.map((p: { title: string }) => p.title)).toEqual(['Welcome', 'Guide']);
+    const removed = await api.git.uninstallGitSyncInstallation(installed.data.id);
+    expect(removed.status).toBe(205);
+    await expectApiError(api.git.getGitSyncInstallationById(installed.data.id), 404);
     await runner.stop();
   });
 });

@@ -69,6 +69,7 @@ const rememberedIds = (sync: GitSync) => new Map(Object.entries((sync.paths ?? {
 export async function importRun(services: AppServices, sync: GitSync, options: RunOptions): Promise<ImportOutcome> {
   const { db, config, clock } = services;
   const { commit, files } = await fetchRepositoryFiles(await remoteOf(services, sync), config.fetch, REPOSITORY_BOUNDS);
+  if (commit !== sync.fetchedCommit) await db.gitSync.update({ where: { id: sync.id }, data: { fetchedCommit: commit } });
   // Already in the space, or already the open change request's: nothing to do.
   if ((commit === sync.syncedCommit || commit === sync.changeRequestCommit) && !options.force) return { kind: 'unchanged', commit };
   const repository = readGitBookRepository(files, { projectDirectory: sync.projectDirectory, limits: { maxPages: MAX_IMPORT_PAGES, maxFileBytes: MAX_FILE_BYTES } });

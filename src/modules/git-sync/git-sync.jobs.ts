@@ -103,7 +103,8 @@ export const gitSyncPollJob: JobHandler = async (_payload, { db, config, clock, 
       if (sync.state === 'running' || signal.aborted) continue;
       try {
         const head = await remoteHead(await remoteOf({ db }, sync), config.fetch);
-        if (!head || head === sync.syncedCommit || head === sync.changeRequestCommit) continue;
+        // Already taken in, or already failed to import (a new commit is tried again).
+        if (!head || head === sync.syncedCommit || head === sync.changeRequestCommit || (sync.state === 'failure' && head === sync.fetchedCommit)) continue;
         const now = clock.now();
         await db.$transaction(async (tx) => {
           await tx.gitSync.update({ where: { id: sync.id }, data: { direction: 'import', state: 'running', startedAt: now, endedAt: null, error: null, updatedAt: now } });

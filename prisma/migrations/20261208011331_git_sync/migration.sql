@@ -18,6 +18,7 @@ CREATE TABLE "GitSync" (
     "webhookSecret" TEXT,
     "syncedCommit" TEXT,
     "syncedRevisionId" TEXT,
+    "fetchedCommit" TEXT,
     "paths" JSONB NOT NULL DEFAULT '{}',
     "changeRequestId" TEXT,
     "changeRequestCommit" TEXT,
