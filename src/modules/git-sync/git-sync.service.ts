@@ -4,6 +4,8 @@ import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import { TRANSACTION_OPTIONS } from '../../db/client.ts';
 import { sealSecret } from '../../db/instance-secrets.ts';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { isPublicAddress } from '../../lib/safe-fetch.ts';
 import type { DomainEvents } from '../../core/domain-events.ts';
 import type { GitSync, Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
@@ -43,7 +45,7 @@ export interface GitRunPayload {
 }
 
 /** The URL split from its credentials (`https://user:token@host/repo.git`). */
-function repositoryUrl(value: string): { url: string; username?: string; password?: string } {
+function repositoryUrl(value: string, allowPrivate: boolean): { url: string; username?: string; password?: string } {
   let url: URL;
   try {
     url = new URL(value);
@@ -51,6 +53,11 @@ function repositoryUrl(value: string): { url: string; username?: string; passwor
     throw new BadRequestError('"url" must be an absolute http or https URL of a Git repository');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new BadRequestError('"url" must be an http or https URL (Git over smart HTTP)');
+  // An address written in the URL is checked now (a name is checked by the run, once resolved).
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!allowPrivate && ((isIP(host) && !isPublicAddress(host)) || host === 'localhost' || host.endsWith('.localhost'))) {
+    throw new BadRequestError('"url" points at a loopback, private, link-local or metadata address: refused (FETCH_ALLOW_PRIVATE=true allows it)');
+  }
   const username = url.username ? decodeURIComponent(url.username) : undefined;
   const password = url.password ? decodeURIComponent(url.password) : undefined;
   url.username = '';
@@ -91,7 +98,7 @@ function optionalUrl(field: string, value: string | null | undefined): string | 
 export async function queueGitRun(ctx: Context, spaceId: string, direction: 'import' | 'export', input: GitRunInput): Promise<boolean> {
   const viewer = viewerOf(ctx);
   const { space } = await spaceFor(ctx, spaceId, 'edit');
-  const remote = repositoryUrl(input.url);
+  const remote = repositoryUrl(input.url, ctx.config.fetch.allowPrivate);
   const ref = branchRef(input.ref);
   const projectDirectory = projectDirectoryOf(input.repoProjectDirectory);
   const treeUrl = optionalUrl('repoTreeURL', input.repoTreeURL);
