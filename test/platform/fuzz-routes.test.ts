@@ -53,7 +53,7 @@ function collector(): () => void {
 }
 
 describe('every route with malformed input', () => {
-  it('never answers ≥ 500, and every REST failure has the error body', { timeout: 300_000 }, async () => {
+  it('never answers ≥ 500, and every REST failure has the error body', { timeout: 600_000 }, async () => {
     const { admin, reader, guest, visitor, ids } = await world();
     const callers: Caller[] = [admin, reader, guest, visitor];
     const failures: string[] = [];
